@@ -1,0 +1,41 @@
+/*
+ * xu_log.h - caller-supplied logging for the xen-uniprof library.
+ *
+ * Every library object that can fail in a way worth explaining takes a
+ * struct xu_log *.  NULL means "the default": messages at XU_LOG_WARN and
+ * above go to stderr prefixed with "xen-uniprof: ".  The library never
+ * prints to stdout, so data written there stays clean.
+ */
+#ifndef XU_LOG_H
+#define XU_LOG_H
+
+#include <stdarg.h>
+
+enum xu_log_level {
+    XU_LOG_DEBUG = 0,
+    XU_LOG_INFO,
+    XU_LOG_WARN,
+    XU_LOG_ERROR,
+};
+
+struct xu_log {
+    /* Called with a complete message, no trailing newline. */
+    void (*emit)(void *ctx, enum xu_log_level level, const char *msg);
+    void *ctx;
+    enum xu_log_level min_level;    /* messages below this are dropped */
+};
+
+/* The stderr logger used when a NULL logger is passed. */
+struct xu_log *xu_log_default(void);
+
+void xu_logf(struct xu_log *log, enum xu_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void xu_vlogf(struct xu_log *log, enum xu_log_level level, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+#define xu_debug(log, ...) xu_logf((log), XU_LOG_DEBUG, __VA_ARGS__)
+#define xu_info(log, ...)  xu_logf((log), XU_LOG_INFO, __VA_ARGS__)
+#define xu_warn(log, ...)  xu_logf((log), XU_LOG_WARN, __VA_ARGS__)
+#define xu_error(log, ...) xu_logf((log), XU_LOG_ERROR, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,142 @@
+dnl XU_WITH_XEN_PREFIX: --with-xen=DIR builds against the Xen staged in DIR
+dnl (a sysroot holding usr/include and usr/lib/<triplet>, as dpkg -x leaves
+dnl it).  Only DIR's pkg-config files are used, so a build can never mix the
+dnl system's Xen headers with another Xen's libraries.
+AC_DEFUN([XU_WITH_XEN_PREFIX], [
+  AC_ARG_WITH([xen],
+    [AS_HELP_STRING([--with-xen=DIR],
+      [build against the Xen headers and libraries staged in DIR (a sysroot)])],
+    [], [with_xen=])
+  AS_IF([test -n "$with_xen"], [
+    AS_IF([test -d "$with_xen"], [],
+      [AC_MSG_ERROR([--with-xen=$with_xen: no such directory])])
+    with_xen=`cd "$with_xen" && pwd`
+    xu_pc=
+    for d in usr/lib/x86_64-linux-gnu/pkgconfig usr/lib/pkgconfig usr/lib64/pkgconfig usr/share/pkgconfig lib/pkgconfig; do
+      AS_IF([test -d "$with_xen/$d"], [xu_pc="$xu_pc${xu_pc:+:}$with_xen/$d"])
+    done
+    AS_IF([test -z "$xu_pc"],
+      [AC_MSG_ERROR([--with-xen=$with_xen holds no pkg-config directory (expected usr/lib/x86_64-linux-gnu/pkgconfig)])])
+    dnl Xen's and the system's .pc files both say prefix=/usr: the sysroot
+    dnl rewrites their -I/-L into DIR; system libraries stay reachable for
+    dnl libelf and friends through the normal search path.
+    xen_pc_libdir=$xu_pc
+    AC_SUBST([xen_pc_libdir])
+  ])
+])
+
+dnl XU_XEN_PKG(VAR, MODULES): pkg-config lookup of Xen libraries, inside
+dnl --with-xen's sysroot when one was given.
+AC_DEFUN([XU_XEN_PKG], [
+  xu_save_pcp=$PKG_CONFIG_PATH; xu_save_pcs=$PKG_CONFIG_SYSROOT_DIR; xu_save_pcl=$PKG_CONFIG_LIBDIR
+  AS_IF([test -n "$with_xen"], [
+    PKG_CONFIG_LIBDIR=$xen_pc_libdir; PKG_CONFIG_PATH=; PKG_CONFIG_SYSROOT_DIR=$with_xen
+    export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+  ])
+  PKG_CHECK_MODULES([$1], [$2], [xu_pkg_ok=yes], [xu_pkg_ok=no])
+  PKG_CONFIG_PATH=$xu_save_pcp; PKG_CONFIG_SYSROOT_DIR=$xu_save_pcs; PKG_CONFIG_LIBDIR=$xu_save_pcl
+  AS_IF([test -z "$PKG_CONFIG_SYSROOT_DIR"], [unset PKG_CONFIG_SYSROOT_DIR])
+  AS_IF([test -z "$PKG_CONFIG_LIBDIR"], [unset PKG_CONFIG_LIBDIR])
+  dnl Staged libraries are not in the loader's path: bake the sysroot's
+  dnl library directory into the test programs' link line.
+  AS_IF([test "x$xu_pkg_ok" = xyes && test -n "$with_xen"], [
+    $1_LIBS="-L$with_xen/usr/lib/x86_64-linux-gnu -Wl,-rpath-link,$with_xen/usr/lib/x86_64-linux-gnu $$1_LIBS"
+  ])
+])
+
+dnl XU_CHECK_XEN_BACKENDS: --with-backend=auto|xencall|xc|none.
+dnl auto builds every backend whose libraries and headers are present (and
+dnl fails when there is none); naming one makes it required.
+AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
+  AC_ARG_WITH([backend],
+    [AS_HELP_STRING([--with-backend=auto|xencall|xc|none],
+      [Xen backends to build: xencall = libxencall + libxenforeignmemory (Xen >= 4.7),
+       xc = libxenctrl (the Xen 4.8-era API), auto = every one available,
+       none = no Xen access (offline convert only) (default: auto)])],
+    [], [with_backend=auto])
+  AS_CASE([$with_backend],
+    [auto|xencall|xc|none], [],
+    [AC_MSG_ERROR([--with-backend=$with_backend: expected auto, xencall, xc or none])])
+
+  have_backend_xencall=no
+  have_backend_xc=no
+  have_xenstore=no
+  have_xlplugin=no
+  XU_XEN_VERSION=
+  XU_DEFAULT_BACKEND=
+
+  AS_IF([test "x$with_backend" != xnone], [
+    XU_XEN_PKG([XENCTRL], [xencontrol])
+    AS_IF([test "x$xu_pkg_ok" = xyes], [
+      XU_XEN_VERSION=`PKG_CONFIG_SYSROOT_DIR=$with_xen PKG_CONFIG_LIBDIR=${xen_pc_libdir:-$PKG_CONFIG_LIBDIR} $PKG_CONFIG --modversion xencontrol 2>/dev/null`
+    ])
+    have_xenctrl=$xu_pkg_ok
+    XU_XEN_PKG([XENCALL], [xencall xenforeignmemory xentoollog])
+    have_xencall_libs=$xu_pkg_ok
+    XU_XEN_PKG([XENSTORE], [xenstore])
+    have_xenstore=$xu_pkg_ok
+    XU_XEN_PKG([XENLIGHT], [xenlight xentoollog])
+    have_xenlight=$xu_pkg_ok
+
+    dnl The domctl/sysctl headers are tools-only and must come from the same
+    dnl Xen as the libraries: the interface version is compiled in.
+    xu_save_CPPFLAGS=$CPPFLAGS
+    CPPFLAGS="$CPPFLAGS $XENCTRL_CFLAGS $XENCALL_CFLAGS -D__XEN_TOOLS__"
+    AC_CACHE_CHECK([for Xen tools headers (xen/domctl.h)], [xu_cv_domctl_h], [
+      AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#include <stdint.h>
+#include <xen/xen.h>
+#include <xen/domctl.h>
+#include <xen/sysctl.h>
+#include <xen/version.h>
+#include <xen/hvm/save.h>
+]], [[ struct xen_domctl d; d.cmd = XEN_DOMCTL_getvcpucontext;
+       d.interface_version = XEN_DOMCTL_INTERFACE_VERSION; (void)d; ]])],
+        [xu_cv_domctl_h=yes], [xu_cv_domctl_h=no])])
+    AS_IF([test "x$have_xenctrl" = xyes], [
+      xu_save_LIBS=$LIBS
+      LIBS="$XENCTRL_LIBS $LIBS"
+      AC_CHECK_DECLS([xc_domain_getinfo_single, xc_domain_getinfo,
+                      xc_domain_hvm_getcontext_partial],
+                     [], [], [[#include <xenctrl.h>]])
+      LIBS=$xu_save_LIBS
+    ])
+    CPPFLAGS=$xu_save_CPPFLAGS
+
+    AS_IF([test "x$have_xencall_libs$xu_cv_domctl_h$have_xenctrl" = xyesyesyes],
+      [have_backend_xencall=yes])
+    AS_IF([test "x$have_xenctrl" = xyes], [have_backend_xc=yes])
+
+    AS_CASE([$with_backend],
+      [xencall], [
+        AS_IF([test "x$have_backend_xencall" = xno],
+          [AC_MSG_ERROR([--with-backend=xencall needs libxencall, libxenforeignmemory, libxentoollog and Xen's tools headers (xen/domctl.h): install Debian's libxen-dev, or point --with-xen at a staged Xen])])
+        have_backend_xc=no],
+      [xc], [
+        AS_IF([test "x$have_backend_xc" = xno],
+          [AC_MSG_ERROR([--with-backend=xc needs libxenctrl: install Debian's libxen-dev, or point --with-xen at a staged Xen])])
+        have_backend_xencall=no],
+      [auto], [
+        AS_IF([test "x$have_backend_xencall$have_backend_xc" = xnono],
+          [AC_MSG_ERROR([no Xen backend can be built: install Debian's libxen-dev (libxencall, libxenforeignmemory, libxenctrl), point --with-xen at a staged Xen, or pass --with-backend=none for an offline-only build])])])
+    AS_IF([test "x$have_xenstore" = xno],
+      [AC_MSG_ERROR([libxenstore not found (needed to find domains by name): install Debian's libxen-dev])])
+    AS_IF([test "x$have_backend_xencall" = xyes], [XU_DEFAULT_BACKEND=xencall],
+          [XU_DEFAULT_BACKEND=xc])
+    AS_IF([test "x$have_xenlight" = xyes], [have_xlplugin=yes])
+  ])
+
+  AS_IF([test "x$have_backend_xencall" = xyes],
+    [AC_DEFINE([HAVE_BACKEND_XENCALL], [1], [libxencall backend is built])])
+  AS_IF([test "x$have_backend_xc" = xyes],
+    [AC_DEFINE([HAVE_BACKEND_XC], [1], [libxc backend is built])])
+  AS_IF([test "x$have_xenstore" = xyes],
+    [AC_DEFINE([HAVE_XENSTORE], [1], [libxenstore is available])])
+  AC_DEFINE_UNQUOTED([XU_DEFAULT_BACKEND], ["$XU_DEFAULT_BACKEND"], [backend used when none is asked for])
+  AC_DEFINE_UNQUOTED([XU_BUILT_XEN_VERSION], ["${XU_XEN_VERSION:-none}"], [Xen version of the headers this build used])
+  AM_CONDITIONAL([BACKEND_XENCALL], [test "x$have_backend_xencall" = xyes])
+  AM_CONDITIONAL([BACKEND_XC], [test "x$have_backend_xc" = xyes])
+  AM_CONDITIONAL([HAVE_XENSTORE], [test "x$have_xenstore" = xyes])
+  AM_CONDITIONAL([BUILD_XLPLUGIN], [test "x$have_xlplugin" = xyes])
+  AC_SUBST([XU_XEN_VERSION])
+])
