@@ -37,11 +37,9 @@ enum xu_sim_page_size {
 struct xu_sim *xu_sim_new(enum xu_guest_type type, size_t nr_frames, unsigned int nr_vcpus);
 void xu_sim_free(struct xu_sim *sim);
 
-/* The sim's backend; open it with xu_target_open(t, xu_sim_ops(), domid, log)
- * after xu_sim_attach(). */
-const struct xu_target_ops *xu_sim_ops(void);
-/* The next xu_target_open() with xu_sim_ops() binds to sim. */
-void xu_sim_attach(struct xu_sim *sim);
+/* Open t as a target on the simulated domain (domid 1); close it with
+ * xu_target_close().  The sim must outlive the target. */
+int xu_sim_target_open(struct xu_sim *sim, struct xu_target *t, struct xu_log *log);
 
 /* Take a zeroed frame; returns its number, or UINT64_MAX when full. */
 uint64_t xu_sim_alloc_frame(struct xu_sim *sim);

@@ -67,15 +67,18 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
 
   AS_IF([test "x$with_backend" != xnone], [
     XU_XEN_PKG([XENCTRL], [xencontrol])
-    AS_IF([test "x$xu_pkg_ok" = xyes], [
-      XU_XEN_VERSION=`PKG_CONFIG_SYSROOT_DIR=$with_xen PKG_CONFIG_LIBDIR=${xen_pc_libdir:-$PKG_CONFIG_LIBDIR} $PKG_CONFIG --modversion xencontrol 2>/dev/null`
+    AS_IF([test "x$xu_pkg_ok" = xyes && test -n "$with_xen"], [
+      XU_XEN_VERSION=`PKG_CONFIG_SYSROOT_DIR=$with_xen PKG_CONFIG_LIBDIR=$xen_pc_libdir $PKG_CONFIG --modversion xencontrol 2>/dev/null`
+    ], [test "x$xu_pkg_ok" = xyes], [
+      XU_XEN_VERSION=`$PKG_CONFIG --modversion xencontrol 2>/dev/null`
     ])
     have_xenctrl=$xu_pkg_ok
     XU_XEN_PKG([XENCALL], [xencall xenforeignmemory xentoollog])
     have_xencall_libs=$xu_pkg_ok
     XU_XEN_PKG([XENSTORE], [xenstore])
     have_xenstore=$xu_pkg_ok
-    XU_XEN_PKG([XENLIGHT], [xenlight xentoollog])
+    dnl xl-plugin: libxl, and libxlutil to read xl config files (--create).
+    XU_XEN_PKG([XENLIGHT], [xenlight xlutil xentoollog])
     have_xenlight=$xu_pkg_ok
 
     dnl The domctl/sysctl headers are tools-only and must come from the same
@@ -93,12 +96,30 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
 ]], [[ struct xen_domctl d; d.cmd = XEN_DOMCTL_getvcpucontext;
        d.interface_version = XEN_DOMCTL_INTERFACE_VERSION; (void)d; ]])],
         [xu_cv_domctl_h=yes], [xu_cv_domctl_h=no])])
+    dnl Fields that came and went across Xen releases (the backends use
+    dnl them only when these checks find them).
+    AS_IF([test "x$xu_cv_domctl_h" = xyes], [
+      AC_CHECK_MEMBERS([struct xen_domctl_getdomaininfo.arch_config,
+                        struct xen_domctl_hvmcontext_partial.bufsz],
+                       [], [], [[
+#include <stdint.h>
+#include <xen/xen.h>
+#include <xen/domctl.h>
+]])
+    ])
     AS_IF([test "x$have_xenctrl" = xyes], [
       xu_save_LIBS=$LIBS
       LIBS="$XENCTRL_LIBS $LIBS"
       AC_CHECK_DECLS([xc_domain_getinfo_single, xc_domain_getinfo,
                       xc_domain_hvm_getcontext_partial],
                      [], [], [[#include <xenctrl.h>]])
+      AC_CHECK_MEMBERS([xc_dominfo_t.arch_config], [], [], [[#include <xenctrl.h>]])
+      dnl Since Xen 4.7 the foreign-mapping calls of libxc are behind this
+      dnl macro; before, they were always declared.
+      AC_CHECK_DECLS([xc_map_foreign_range], [], [], [[
+#define XC_WANT_COMPAT_MAP_FOREIGN_API 1
+#include <xenctrl.h>
+]])
       LIBS=$xu_save_LIBS
     ])
     CPPFLAGS=$xu_save_CPPFLAGS

@@ -1,0 +1,135 @@
+/* test_options.c - the command line: defaults, values, and worded errors. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "options.h"
+
+static char err[256];
+
+static enum xu_parse_result parse(struct xu_options *o, int argc, const char **argv)
+{
+    xu_options_init(o);
+    err[0] = '\0';
+    return xu_options_parse(o, argc, (char **)argv, err, sizeof(err));
+}
+
+#define PARSE(o, ...) ({ const char *av[] = { "xen-uniprof", __VA_ARGS__ }; \
+                         parse((o), (int)(sizeof(av) / sizeof(av[0])), av); })
+
+static void test_defaults(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "web1"), XU_PARSE_OK);
+    assert_string_equal(o.domain, "web1");
+    assert_true(o.frequency == 99.0);
+    assert_true(o.duration == 0);
+    assert_null(o.output);
+    assert_null(o.format);
+    assert_null(o.elf);
+    assert_int_equal(o.max_depth, 128);
+    assert_false(o.per_vcpu);
+}
+
+static void test_all_options(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "-F", "997", "-T", "2.5", "-o", "x.folded", "-f", "folded",
+                           "-e", "k.elf", "--backend", "xc", "--max-depth", "64",
+                           "--per-vcpu", "--stats", "s.json", "-v", "7"), XU_PARSE_OK);
+    assert_true(o.frequency == 997.0);
+    assert_true(o.duration == 2.5);
+    assert_string_equal(o.output, "x.folded");
+    assert_string_equal(o.format, "folded");
+    assert_string_equal(o.elf, "k.elf");
+    assert_string_equal(o.backend, "xc");
+    assert_int_equal(o.max_depth, 64);
+    assert_true(o.per_vcpu);
+    assert_string_equal(o.stats, "s.json");
+    assert_int_equal(o.verbose, 1);
+    assert_string_equal(o.domain, "7");
+}
+
+static void test_options_after_domain(void **state)
+{
+    struct xu_options o;
+
+    /* the way people type it: xen-uniprof web1 -F 99 -T 30 -o web1.svg */
+    assert_int_equal(PARSE(&o, "web1", "--frequency=50", "--time", "30", "--output=w.svg"),
+                     XU_PARSE_OK);
+    assert_string_equal(o.domain, "web1");
+    assert_true(o.frequency == 50.0);
+    assert_true(o.duration == 30.0);
+    assert_string_equal(o.output, "w.svg");
+}
+
+static void test_help_and_version(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "-h"), XU_PARSE_HELP);
+    assert_int_equal(PARSE(&o, "--version"), XU_PARSE_VERSION);
+    assert_non_null(strstr(xu_options_usage(), "--frequency"));
+}
+
+struct bad_case {
+    const char *argv[4];
+    int argc;
+    const char *must_mention;
+};
+
+static void test_errors_name_the_option(void **state)
+{
+    static const struct bad_case cases[] = {
+        { { "-F", "abc", "d" }, 3, "-F/--frequency" },
+        { { "-F", "0", "d" }, 3, "-F/--frequency" },
+        { { "-F", "1e9", "d" }, 3, "-F/--frequency" },
+        { { "-F", "nan", "d" }, 3, "-F/--frequency" },
+        { { "-T", "-1", "d" }, 3, "-T/--time" },
+        { { "-T", "0", "d" }, 3, "-T/--time" },
+        { { "-T", "5s", "d" }, 3, "-T/--time" },
+        { { "--max-depth", "0", "d" }, 3, "--max-depth" },
+        { { "--max-depth", "5000", "d" }, 3, "--max-depth" },
+        { { "--max-depth", "-3", "d" }, 3, "--max-depth" },
+        { { "--bogus", "d" }, 2, "--bogus" },
+        { { "-x", "d" }, 2, "-x" },
+        { { "d", "-F" }, 2, "-F/--frequency" },
+        { { "d", "--elf" }, 2, "--elf" },
+        { { "-o", "", "d" }, 2 + 1, "-o/--output" },
+        { { "d", "e" }, 2, "unexpected argument 'e'" },
+        { { "-q", "-v", "d" }, 3, "contradict" },
+        { { "-F", "99" }, 2, "no DOMAIN" },
+    };
+    struct xu_options o;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *av[5] = { "xen-uniprof" };
+        int k;
+
+        for (k = 0; k < cases[i].argc; k++)
+            av[k + 1] = cases[i].argv[k];
+        assert_int_equal(parse(&o, cases[i].argc + 1, av), XU_PARSE_ERROR);
+        if (!strstr(err, cases[i].must_mention))
+            fail_msg("case %zu: '%s' does not mention '%s'", i, err, cases[i].must_mention);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_all_options),
+        cmocka_unit_test(test_options_after_domain),
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_errors_name_the_option),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,64 @@
+/*
+ * main.c - xen-uniprof's entry point: pick the command, parse, run.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "options.h"
+#include "record.h"
+#include "xu_output.h"
+#include "xu_target.h"
+
+static void print_version(void)
+{
+    size_t i;
+
+    printf("xen-uniprof %s\n", PACKAGE_VERSION);
+    printf("built against Xen %s; backends: %s (default %s)\n", XU_BUILT_XEN_VERSION,
+           xu_target_backend_names(), XU_DEFAULT_BACKEND[0] ? XU_DEFAULT_BACKEND : "none");
+    printf("output formats:");
+    for (i = 0; xu_output_formats[i]; i++)
+        printf(" %s", xu_output_formats[i]->name);
+    printf("\n");
+}
+
+static void print_help(void)
+{
+    size_t i;
+
+    fputs(xu_options_usage(), stdout);
+    printf("\nBackends built: %s.\n", xu_target_backend_names());
+    printf("\nOutput formats (-f, or chosen by the output file's extension):\n");
+    for (i = 0; xu_output_formats[i]; i++)
+        printf("  %-11s %-22s %s\n", xu_output_formats[i]->name,
+               xu_output_formats[i]->extensions, xu_output_formats[i]->description);
+    printf("\nExit status: 0 written, 1 failure, 2 usage error, 3 no such domain,\n"
+           "4 no usable symbols, 5 not privileged, 6 domain ended (samples written),\n"
+           "7 Xen version mismatch.  See xen-uniprof(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct xu_options o;
+    char err[256];
+
+    xu_options_init(&o);
+    switch (xu_options_parse(&o, argc, argv, err, sizeof(err))) {
+    case XU_PARSE_OK:
+        break;
+    case XU_PARSE_HELP:
+        print_help();
+        return XU_EXIT_OK;
+    case XU_PARSE_VERSION:
+        print_version();
+        return XU_EXIT_OK;
+    case XU_PARSE_ERROR:
+        fprintf(stderr, "xen-uniprof: %s\n", err);
+        fprintf(stderr, "Try 'xen-uniprof --help' for more information.\n");
+        return XU_EXIT_USAGE;
+    }
+    return xu_record(&o);
+}

@@ -1,0 +1,221 @@
+/* options.c - parsing `xen-uniprof [options] DOMAIN` (see options.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "xu_unwind.h"
+
+enum {
+    OPT_MAX_DEPTH = 256,
+    OPT_BACKEND,
+    OPT_PER_VCPU,
+    OPT_STATS,
+};
+
+static const struct option long_options[] = {
+    { "frequency", required_argument, NULL, 'F' },
+    { "time",      required_argument, NULL, 'T' },
+    { "output",    required_argument, NULL, 'o' },
+    { "format",    required_argument, NULL, 'f' },
+    { "elf",       required_argument, NULL, 'e' },
+    { "backend",   required_argument, NULL, OPT_BACKEND },
+    { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+    { "per-vcpu",  no_argument,       NULL, OPT_PER_VCPU },
+    { "stats",     required_argument, NULL, OPT_STATS },
+    { "verbose",   no_argument,       NULL, 'v' },
+    { "quiet",     no_argument,       NULL, 'q' },
+    { "help",      no_argument,       NULL, 'h' },
+    { "version",   no_argument,       NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
+static const char usage_text[] =
+    "Usage: xen-uniprof [OPTIONS] DOMAIN\n"
+    "       xen-uniprof convert [OPTIONS] INPUT\n"
+    "       xen-uniprof diff BEFORE AFTER -o OUTPUT\n"
+    "\n"
+    "Sample the stacks of every vCPU of a Xen guest from dom0 and write a profile.\n"
+    "DOMAIN is a domain name or a numeric domain id.\n"
+    "\n"
+    "Options:\n"
+    "  -F, --frequency=HZ     samples per second (default 99)\n"
+    "  -T, --time=SECONDS     how long to sample, fractions allowed (default: until\n"
+    "                         Ctrl-C or the domain ends)\n"
+    "  -o, --output=FILE      where to write the profile, - for stdout\n"
+    "                         (default: DOMAIN.<format extension>)\n"
+    "  -f, --format=FORMAT    output format (default: from FILE's extension)\n"
+    "  -e, --elf=FILE         the guest's unstripped ELF (default: found from the\n"
+    "                         domain's kernel)\n"
+    "      --backend=NAME     Xen interface to use (default: the best built)\n"
+    "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
+    "      --per-vcpu         keep vCPUs apart in the output\n"
+    "      --stats=FILE       also write the run's statistics as JSON\n"
+    "  -v, --verbose          say more (repeat for debug output)\n"
+    "  -q, --quiet            print errors only\n"
+    "  -h, --help             show this help and exit\n"
+    "  -V, --version          show the version and exit\n";
+
+const char *xu_options_usage(void)
+{
+    return usage_text;
+}
+
+void xu_options_init(struct xu_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->frequency = XU_DEFAULT_FREQUENCY;
+    o->max_depth = XU_DEFAULT_MAX_DEPTH;
+}
+
+static enum xu_parse_result fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static enum xu_parse_result fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return XU_PARSE_ERROR;
+}
+
+/* A finite number, the whole argument, within [min, max]. */
+static int parse_double(const char *s, double min, double max, double *out)
+{
+    char *end;
+    double v;
+
+    if (!*s)
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+    char *end;
+    unsigned long v;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The option as the user spelt it, for messages. */
+static const char *opt_name(int c, char *buf, size_t len)
+{
+    size_t i;
+
+    for (i = 0; long_options[i].name; i++)
+        if (long_options[i].val == c) {
+            if (c < 256)
+                snprintf(buf, len, "-%c/--%s", c, long_options[i].name);
+            else
+                snprintf(buf, len, "--%s", long_options[i].name);
+            return buf;
+        }
+    snprintf(buf, len, "-%c", c);
+    return buf;
+}
+
+enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **argv,
+                                      char *err, size_t errlen)
+{
+    char name[32];
+    unsigned long u;
+    int c;
+
+    opterr = 0;     /* we word the errors ourselves (and the leading colon reports missing arguments as :) */
+    optind = 0;     /* glibc: full re-initialisation, so tests can parse twice */
+    while ((c = getopt_long(argc, argv, ":F:T:o:f:e:vqhV", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'F':
+            if (parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
+                return fail(err, errlen, "%s: '%s' is not a frequency in Hz (0.001 to %.0f)",
+                            opt_name(c, name, sizeof(name)), optarg, XU_MAX_FREQUENCY);
+            break;
+        case 'T':
+            if (parse_double(optarg, 0, 1e9, &o->duration) < 0 || o->duration == 0)
+                return fail(err, errlen, "%s: '%s' is not a positive number of seconds",
+                            opt_name(c, name, sizeof(name)), optarg);
+            break;
+        case 'o':
+            if (!*optarg)
+                return fail(err, errlen, "-o/--output: empty file name");
+            o->output = optarg;
+            break;
+        case 'f':
+            o->format = optarg;
+            break;
+        case 'e':
+            if (!*optarg)
+                return fail(err, errlen, "-e/--elf: empty file name");
+            o->elf = optarg;
+            break;
+        case OPT_BACKEND:
+            o->backend = optarg;
+            break;
+        case OPT_MAX_DEPTH:
+            if (parse_uint(optarg, 1, XU_MAX_DEPTH_LIMIT, &u) < 0)
+                return fail(err, errlen, "--max-depth: '%s' is not a whole number from 1 to %d",
+                            optarg, XU_MAX_DEPTH_LIMIT);
+            o->max_depth = (unsigned int)u;
+            break;
+        case OPT_PER_VCPU:
+            o->per_vcpu = true;
+            break;
+        case OPT_STATS:
+            if (!*optarg)
+                return fail(err, errlen, "--stats: empty file name");
+            o->stats = optarg;
+            break;
+        case 'v':
+            o->verbose++;
+            break;
+        case 'q':
+            o->quiet = true;
+            break;
+        case 'h':
+            return XU_PARSE_HELP;
+        case 'V':
+            return XU_PARSE_VERSION;
+        case ':':
+            if (optopt)
+                return fail(err, errlen, "%s needs an argument", opt_name(optopt, name, sizeof(name)));
+            return fail(err, errlen, "%s needs an argument", argv[optind - 1]);
+        case '?':
+        default:
+            if (optopt)
+                return fail(err, errlen, "unknown option '-%c'", optopt);
+            return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (o->quiet && o->verbose)
+        return fail(err, errlen, "-q/--quiet and -v/--verbose contradict each other");
+    if (optind >= argc)
+        return fail(err, errlen, "no DOMAIN given (a domain name or id)");
+    if (optind + 1 < argc)
+        return fail(err, errlen, "unexpected argument '%s' after DOMAIN '%s'",
+                    argv[optind + 1], argv[optind]);
+    o->domain = argv[optind];
+    if (!*o->domain)
+        return fail(err, errlen, "empty DOMAIN");
+    return XU_PARSE_OK;
+}

@@ -1,0 +1,45 @@
+/*
+ * options.h - the command line of `xen-uniprof [options] DOMAIN`.
+ *
+ * Parsing is separate from doing so that it can be unit-tested: it never
+ * prints or exits, it fills struct xu_options or an error message naming
+ * the offending option.
+ */
+#ifndef XU_OPTIONS_H
+#define XU_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define XU_DEFAULT_FREQUENCY 99.0
+#define XU_MAX_FREQUENCY 100000.0
+
+struct xu_options {
+    const char *domain;         /* name or domid, as given */
+    double frequency;           /* Hz */
+    double duration;            /* seconds; 0 = until interrupted or the domain ends */
+    const char *output;         /* NULL = "<domain>.<ext of the default format>" */
+    const char *format;         /* NULL = from the output's extension, else default */
+    const char *elf;            /* NULL = find it */
+    const char *backend;        /* NULL = best available */
+    const char *stats;          /* NULL, or a file for the run's statistics (JSON) */
+    unsigned int max_depth;
+    bool per_vcpu;
+    int verbose;                /* -v count */
+    bool quiet;
+};
+
+enum xu_parse_result {
+    XU_PARSE_OK = 0,
+    XU_PARSE_HELP,              /* -h given: print usage, exit 0 */
+    XU_PARSE_VERSION,           /* -V given: print version, exit 0 */
+    XU_PARSE_ERROR,             /* err holds the message; exit XU_EXIT_USAGE */
+};
+
+void xu_options_init(struct xu_options *o);
+enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **argv,
+                                      char *err, size_t errlen);
+/* The usage text, for -h and after usage errors. */
+const char *xu_options_usage(void);
+
+#endif

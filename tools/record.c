@@ -1,0 +1,501 @@
+/*
+ * record.c - profile a live domain: resolve it, attach, sample, symbolise,
+ * write.  Every failure ends in one message and a documented exit code;
+ * the sampler guarantees the guest is running again before we get here.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exit_codes.h"
+#include "record.h"
+#include "xu_atomic_file.h"
+#include "xu_mem.h"
+#include "xu_output.h"
+#include "xu_profile.h"
+#include "xu_sampler.h"
+#include "xu_symbols.h"
+#include "xu_target.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+    stop_requested = sig;
+}
+
+/* SIGINT/SIGTERM/SIGHUP end sampling after the current tick; the output is
+ * still written.  No SA_RESTART: the sampler's sleep must return early. */
+static void install_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);   /* a closed stdout is a write error, not death */
+}
+
+/* ---- the CLI's logger: -q errors only, default info, -v debug ---- */
+
+static void cli_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    const char *prefix = level == XU_LOG_ERROR ? "error: " :
+                         level == XU_LOG_WARN ? "warning: " : "";
+
+    fprintf(stderr, "xen-uniprof: %s%s\n", prefix, msg);
+}
+
+/* ---- choosing the output ---- */
+
+static const struct xu_output_ops *default_format(void)
+{
+    const struct xu_output_ops *ops = xu_output_find("svg");
+
+    return ops ? ops : &xu_output_folded;
+}
+
+static void list_formats(char *buf, size_t len)
+{
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; xu_output_formats[i] && used + 1 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                                 xu_output_formats[i]->name);
+}
+
+/* Sets *ops and *path; returns an exit code. */
+static int choose_output(const struct xu_options *o, const char *domain_label,
+                         const struct xu_output_ops **ops, char **path, struct xu_log *log)
+{
+    char names[256];
+    const char *ext;
+
+    *path = NULL;
+    if (o->format) {
+        *ops = xu_output_find(o->format);
+        if (!*ops) {
+            list_formats(names, sizeof(names));
+            xu_error(log, "-f/--format: unknown format '%s' (known: %s)", o->format, names);
+            return XU_EXIT_USAGE;
+        }
+    } else if (o->output && strcmp(o->output, "-") == 0) {
+        *ops = &xu_output_folded;
+    } else if (o->output) {
+        *ops = xu_output_for_path(o->output);
+        if (!*ops) {
+            list_formats(names, sizeof(names));
+            xu_error(log, "-o/--output: cannot tell the format of '%s' from its extension; "
+                     "add -f FORMAT (known: %s)", o->output, names);
+            return XU_EXIT_USAGE;
+        }
+    } else {
+        *ops = default_format();
+    }
+
+    if (o->output) {
+        *path = strdup(o->output);
+    } else {
+        ext = (*ops)->extensions;
+        size_t n = strcspn(ext, " ");
+        if (asprintf(path, "%s%.*s", domain_label, (int)n, ext) < 0)
+            *path = NULL;
+    }
+    if (!*path) {
+        xu_error(log, "out of memory");
+        return XU_EXIT_FAILURE;
+    }
+    return XU_EXIT_OK;
+}
+
+/* ---- which domain ---- */
+
+static int parse_domid(const char *s, uint32_t *domid)
+{
+    char *end;
+    unsigned long v;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno || *end || v >= 0x7ff0)   /* DOMID_FIRST_RESERVED */
+        return -1;
+    *domid = (uint32_t)v;
+    return 0;
+}
+
+static int resolve_domain(const char *qualifier, uint32_t *domid, struct xu_log *log)
+{
+    if (parse_domid(qualifier, domid) < 0) {
+        xu_error(log, "'%s' is not a domain id (name lookup needs xenstore support)", qualifier);
+        return XU_EXIT_NO_DOMAIN;
+    }
+    if (*domid == 0) {
+        xu_error(log, "refusing to profile dom0: give a guest's name or id");
+        return XU_EXIT_NO_DOMAIN;
+    }
+    return XU_EXIT_OK;
+}
+
+/* Map a backend's open/info failure to an exit code (the backend logged why). */
+static int exit_for_target_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+        return XU_EXIT_NO_DOMAIN;
+    case -EACCES:
+    case -EPERM:
+    case -ENOENT:
+    case -ENODEV:
+        return XU_EXIT_PRIVILEGE;
+    case -EPROTO:
+        return XU_EXIT_XEN_MISMATCH;
+    default:
+        return XU_EXIT_FAILURE;
+    }
+}
+
+/* ---- progress on a terminal ---- */
+
+struct progress {
+    double duration;
+    int active;
+};
+
+static void show_progress(void *ctx, const struct xu_sampler_stats *st)
+{
+    struct progress *pr = ctx;
+    double rate = st->elapsed_s > 0 ? (double)st->ticks / st->elapsed_s : 0;
+
+    if (pr->duration > 0)
+        fprintf(stderr, "\rxen-uniprof: %" PRIu64 " samples, %.0f/s, %.0f s left   ",
+                st->samples, rate, pr->duration > st->elapsed_s ? pr->duration - st->elapsed_s : 0);
+    else
+        fprintf(stderr, "\rxen-uniprof: %" PRIu64 " samples, %.0f/s, Ctrl-C to stop   ",
+                st->samples, rate);
+    pr->active = 1;
+}
+
+/* ---- the summary ---- */
+
+struct leaf_count {
+    const struct xu_symbol *sym;
+    uint64_t count;
+};
+
+static int cmp_leaf_sym(const void *a, const void *b)
+{
+    const struct leaf_count *x = a, *y = b;
+
+    return x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+/* The function with the most samples on top of the stack, or NULL. */
+static const char *top_function(const struct xu_profile *p, const struct xu_symbolizer *sz,
+                                double *share)
+{
+    size_t n = xu_profile_nr_stacks(p), i, k = 0;
+    struct leaf_count *lc;
+    const struct xu_symbol *best = NULL;
+    uint64_t best_count = 0, total = 0, run = 0;
+
+    *share = 0;
+    if (!sz || n == 0)
+        return NULL;
+    lc = calloc(n, sizeof(*lc));
+    if (!lc)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+        const struct xu_symbol *sym = NULL;
+
+        xu_symbolizer_name(sz, xu_stack_lookup_addr(s, 0), &sym);
+        total += s->count;
+        if (sym) {
+            lc[k].sym = sym;
+            lc[k++].count = s->count;
+        }
+    }
+    qsort(lc, k, sizeof(*lc), cmp_leaf_sym);
+    for (i = 0; i < k; i++) {
+        run += lc[i].count;
+        if (i + 1 == k || lc[i + 1].sym != lc[i].sym) {
+            if (run > best_count) {
+                best_count = run;
+                best = lc[i].sym;
+            }
+            run = 0;
+        }
+    }
+    free(lc);
+    if (!best || total == 0)
+        return NULL;
+    *share = 100.0 * (double)best_count / (double)total;
+    return best->name;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static int write_stats(const char *path, const struct xu_output_meta *meta,
+                       const struct xu_sampler_stats *st, const struct xu_profile_totals *tot,
+                       const char *output, int exit_code, struct xu_log *log)
+{
+    struct xu_atomic_file *af = xu_atomic_open(path);
+    FILE *f;
+    int i, rc;
+
+    if (!af) {
+        xu_error(log, "--stats: cannot create %s: %s", path, strerror(errno));
+        return -errno;
+    }
+    f = af->f;
+    fprintf(f, "{\n  \"domid\": %" PRIu32 ",\n  \"domain\": ", meta->domid);
+    json_string(f, meta->domain_name);
+    fprintf(f, ",\n  \"guest_type\": \"%s\",\n  \"backend\": ", xu_guest_type_name(meta->guest_type));
+    json_string(f, meta->backend);
+    fprintf(f, ",\n  \"elf\": ");
+    json_string(f, meta->elf_path);
+    fprintf(f, ",\n  \"output\": ");
+    json_string(f, output);
+    fprintf(f, ",\n  \"frequency_hz\": %.3f,\n  \"duration_s\": %.6f,\n", meta->frequency_hz,
+            st->elapsed_s);
+    fprintf(f, "  \"vcpus\": %u,\n  \"ticks\": %" PRIu64 ",\n  \"samples\": %" PRIu64 ",\n",
+            st->vcpus, st->ticks, st->samples);
+    fprintf(f, "  \"missed_deadlines\": %" PRIu64 ",\n  \"regs_failures\": %" PRIu64 ",\n",
+            st->missed_deadlines, st->regs_failures);
+    fprintf(f, "  \"distinct_stacks\": %" PRIu64 ",\n  \"dropped_samples\": %" PRIu64 ",\n",
+            tot->stacks, tot->dropped);
+    fprintf(f, "  \"walks\": {");
+    for (i = 0; i < XU_WALK__COUNT; i++)
+        fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", xu_walk_end_name((enum xu_walk_end)i),
+                tot->by_end[i]);
+    fprintf(f, "},\n  \"paused_ns\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
+            ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.0f},\n",
+            st->paused_ns.min, xu_hist_quantile(&st->paused_ns, 0.5),
+            xu_hist_quantile(&st->paused_ns, 0.99), st->paused_ns.max,
+            st->paused_ns.count ? (double)st->paused_ns.sum / (double)st->paused_ns.count : 0.0);
+    fprintf(f, "  \"stop_reason\": \"%s\",\n  \"exit_code\": %d\n}\n",
+            xu_stop_reason_name(st->reason), exit_code);
+    rc = xu_atomic_commit(af);
+    if (rc < 0)
+        xu_error(log, "--stats: cannot write %s: %s", path, strerror(-rc));
+    return rc;
+}
+
+/* ---- the job ---- */
+
+int xu_record(const struct xu_options *o)
+{
+    struct xu_log log = {
+        .emit = cli_emit,
+        .min_level = o->quiet ? XU_LOG_ERROR : o->verbose ? XU_LOG_DEBUG : XU_LOG_INFO,
+    };
+    const struct xu_target_ops *backend;
+    const struct xu_output_ops *fmt = NULL;
+    struct xu_target target = { 0 };
+    struct xu_domain_info info;
+    struct xu_symtab *symtab = NULL;
+    struct xu_mem *mem = NULL;
+    struct xu_profile *profile = NULL;
+    struct xu_symbolizer *sz = NULL;
+    struct xu_sampler_stats st;
+    struct xu_profile_totals tot;
+    struct xu_output_meta meta = { 0 };
+    struct xu_output_options oopts = { 0 };
+    struct xu_output_ctx octx;
+    struct xu_sampler_config cfg = { 0 };
+    struct progress pr = { 0 };
+    uint64_t *addrs = NULL;
+    char *out_path = NULL, top_text[160] = "";
+    const char *top;
+    double share;
+    uint32_t domid;
+    long nr_addrs;
+    int rc, ec, target_open = 0;
+
+    install_signals();
+
+    backend = xu_target_backend(o->backend);
+    if (!backend) {
+        if (o->backend)
+            xu_error(&log, "--backend: unknown backend '%s' (this build has: %s)", o->backend,
+                     xu_target_backend_names());
+        else
+            xu_error(&log, "this build has no Xen backend (configured --with-backend=none); "
+                     "only 'xen-uniprof convert' works");
+        ec = XU_EXIT_USAGE;
+        goto out;
+    }
+
+    ec = resolve_domain(o->domain, &domid, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+    ec = choose_output(o, o->domain, &fmt, &out_path, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+
+    /* Symbols first: a stripped ELF is found out before the guest is touched. */
+    if (o->elf) {
+        rc = xu_symtab_open(o->elf, &log, &symtab);
+        if (rc < 0) {
+            ec = XU_EXIT_SYMBOLS;
+            goto out;
+        }
+        xu_info(&log, "symbols: %s (given with --elf)", o->elf);
+    } else if (fmt != &xu_output_raw) {
+        xu_error(&log, "no symbol ELF: pass the guest's unstripped kernel with -e/--elf "
+                 "(or write -f raw and symbolise later with 'xen-uniprof convert')");
+        ec = XU_EXIT_SYMBOLS;
+        goto out;
+    }
+
+    rc = xu_target_open(&target, backend, domid, &log);
+    if (rc < 0) {
+        ec = exit_for_target_error(rc);
+        goto out;
+    }
+    target_open = 1;
+    rc = xu_target_info(&target, &info);
+    if (rc < 0) {
+        if (rc == -ESRCH)
+            xu_error(&log, "no domain with id %" PRIu32, domid);
+        ec = exit_for_target_error(rc);
+        goto out;
+    }
+
+    mem = xu_mem_new(&target, NULL);
+    profile = xu_profile_new(0);
+    if (!mem || !profile) {
+        xu_error(&log, "out of memory");
+        ec = XU_EXIT_FAILURE;
+        goto out;
+    }
+
+    cfg.frequency_hz = o->frequency;
+    cfg.duration_s = o->duration;
+    cfg.max_depth = o->max_depth;
+    cfg.unwinder = &xu_unwind_fp_ops;
+    cfg.stop = &stop_requested;
+    if (!o->quiet && isatty(STDERR_FILENO)) {
+        pr.duration = o->duration;
+        cfg.progress = show_progress;
+        cfg.progress_ctx = &pr;
+        cfg.progress_interval_s = 0.5;
+    }
+
+    xu_info(&log, "profiling domain %" PRIu32 " (%s, %u vCPU%s) at %g Hz with the %s backend%s",
+            domid, xu_guest_type_name(info.type), info.max_vcpu_id + 1,
+            info.max_vcpu_id ? "s" : "", o->frequency, backend->name,
+            o->duration > 0 ? "" : "; Ctrl-C to stop");
+    meta.start_time = time(NULL);
+    rc = xu_sampler_run(&target, mem, profile, &cfg, &st);
+    if (pr.active)
+        fputs("\r\033[K", stderr);
+    if (rc < 0) {
+        xu_error(&log, "sampling failed after %" PRIu64 " samples: %s", st.samples, strerror(-rc));
+        ec = exit_for_target_error(rc);
+        if (ec == XU_EXIT_NO_DOMAIN)
+            ec = XU_EXIT_FAILURE;
+        if (st.samples == 0)
+            goto out;
+    } else {
+        ec = XU_EXIT_OK;
+    }
+    if (st.reason == XU_STOP_DOMAIN_SHUTDOWN || st.reason == XU_STOP_DOMAIN_GONE) {
+        xu_warn(&log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
+                st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
+                st.elapsed_s, st.samples);
+        ec = XU_EXIT_DOMAIN_ENDED;
+    }
+    /* Mappings belong to the target: release them before detaching. */
+    xu_mem_free(mem);
+    mem = NULL;
+    xu_target_close(&target);
+    target_open = 0;
+
+    xu_profile_get_totals(profile, &tot);
+    if (tot.samples == 0) {
+        xu_error(&log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
+        if (ec == XU_EXIT_OK)
+            ec = XU_EXIT_FAILURE;
+        goto out;
+    }
+
+    /* Symbolise: each distinct address once, after the guest is running. */
+    nr_addrs = xu_profile_unique_addrs(profile, &addrs);
+    if (nr_addrs < 0 || !(sz = xu_symbolizer_new(symtab, addrs, (size_t)nr_addrs))) {
+        xu_error(&log, "out of memory");
+        ec = XU_EXIT_FAILURE;
+        goto out;
+    }
+
+    meta.domid = domid;
+    meta.domain_name = o->domain;
+    meta.backend = backend->name;
+    meta.elf_path = o->elf;
+    meta.guest_type = info.type;
+    meta.frequency_hz = o->frequency;
+    meta.duration_s = st.elapsed_s;
+    oopts.per_vcpu = o->per_vcpu;
+    octx.profile = profile;
+    octx.syms = sz;
+    octx.meta = &meta;
+    octx.opts = &oopts;
+    octx.log = &log;
+    rc = xu_output_write_path(fmt, out_path, &octx);
+    if (rc < 0) {
+        ec = XU_EXIT_FAILURE;
+        goto out;
+    }
+
+    top = top_function(profile, sz, &share);
+    if (top)
+        snprintf(top_text, sizeof(top_text), ", top: %s (%.1f%%)", top, share);
+    xu_info(&log, "%" PRIu64 " samples in %.2f s (%.1f/s), %" PRIu64 " missed deadlines, "
+            "paused median %.1f us p99 %.1f us, %.1f%% complete stacks%s -> %s",
+            tot.samples, st.elapsed_s, st.elapsed_s > 0 ? (double)st.ticks / st.elapsed_s : 0.0,
+            st.missed_deadlines, (double)xu_hist_quantile(&st.paused_ns, 0.5) / 1e3,
+            (double)xu_hist_quantile(&st.paused_ns, 0.99) / 1e3,
+            100.0 * (double)tot.by_end[XU_WALK_COMPLETE] / (double)tot.samples,
+            top_text, strcmp(out_path, "-") == 0 ? "stdout" : out_path);
+    if (o->stats && write_stats(o->stats, &meta, &st, &tot, out_path, ec, &log) < 0 &&
+        ec == XU_EXIT_OK)
+        ec = XU_EXIT_FAILURE;
+
+out:
+    xu_mem_free(mem);
+    if (target_open)
+        xu_target_close(&target);
+    xu_symbolizer_free(sz);
+    free(addrs);
+    xu_profile_free(profile);
+    xu_symtab_free(symtab);
+    free(out_path);
+    return ec;
+}

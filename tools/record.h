@@ -1,0 +1,12 @@
+/*
+ * record.h - profiling a live domain: the default command of xen-uniprof.
+ */
+#ifndef XU_RECORD_H
+#define XU_RECORD_H
+
+#include "options.h"
+
+/* Run the whole job described by o; returns an exit code (exit_codes.h). */
+int xu_record(const struct xu_options *o);
+
+#endif
