@@ -17,6 +17,8 @@ enum {
     OPT_BACKEND,
     OPT_PER_VCPU,
     OPT_STATS,
+    OPT_CREATE,
+    OPT_DESTROY,
 };
 
 static const struct option long_options[] = {
@@ -29,6 +31,8 @@ static const struct option long_options[] = {
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "per-vcpu",  no_argument,       NULL, OPT_PER_VCPU },
     { "stats",     required_argument, NULL, OPT_STATS },
+    { "create",    required_argument, NULL, OPT_CREATE },
+    { "destroy",   no_argument,       NULL, OPT_DESTROY },
     { "verbose",   no_argument,       NULL, 'v' },
     { "quiet",     no_argument,       NULL, 'q' },
     { "help",      no_argument,       NULL, 'h' },
@@ -38,6 +42,7 @@ static const struct option long_options[] = {
 
 static const char usage_text[] =
     "Usage: xen-uniprof [OPTIONS] DOMAIN\n"
+    "       xen-uniprof [OPTIONS] --create XL-CONFIG\n"
     "       xen-uniprof convert [OPTIONS] INPUT\n"
     "       xen-uniprof diff BEFORE AFTER -o OUTPUT\n"
     "\n"
@@ -57,6 +62,9 @@ static const char usage_text[] =
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
     "      --per-vcpu         keep vCPUs apart in the output\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
+    "      --create=CONFIG    create the domain from an xl config, paused, and\n"
+    "                         profile it from its first instruction\n"
+    "      --destroy          destroy the domain when done (with --create)\n"
     "  -v, --verbose          say more (repeat for debug output)\n"
     "  -q, --quiet            print errors only\n"
     "  -h, --help             show this help and exit\n"
@@ -186,6 +194,14 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 return fail(err, errlen, "--stats: empty file name");
             o->stats = optarg;
             break;
+        case OPT_CREATE:
+            if (!*optarg)
+                return fail(err, errlen, "--create: empty file name");
+            o->create = optarg;
+            break;
+        case OPT_DESTROY:
+            o->destroy = true;
+            break;
         case 'v':
             o->verbose++;
             break;
@@ -209,6 +225,14 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
     }
     if (o->quiet && o->verbose)
         return fail(err, errlen, "-q/--quiet and -v/--verbose contradict each other");
+    if (o->destroy && !o->create)
+        return fail(err, errlen, "--destroy only goes with --create");
+    if (o->create) {
+        if (optind < argc)
+            return fail(err, errlen, "--create names the domain through its config; "
+                        "unexpected DOMAIN '%s'", argv[optind]);
+        return XU_PARSE_OK;
+    }
     if (optind >= argc)
         return fail(err, errlen, "no DOMAIN given (a domain name or id)");
     if (optind + 1 < argc)

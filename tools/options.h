@@ -23,6 +23,8 @@ struct xu_options {
     const char *elf;            /* NULL = find it */
     const char *backend;        /* NULL = best available */
     const char *stats;          /* NULL, or a file for the run's statistics (JSON) */
+    const char *create;         /* --create CONFIG: create the domain paused, profile from boot */
+    bool destroy;               /* --destroy: destroy the domain at the end (with --create) */
     unsigned int max_depth;
     bool per_vcpu;
     int verbose;                /* -v count */

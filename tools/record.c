@@ -18,6 +18,9 @@
 #include "exit_codes.h"
 #include "record.h"
 #include "xu_atomic_file.h"
+#include "xu_domain.h"
+#include "xu_elf_find.h"
+#include "xu_guardian.h"
 #include "xu_mem.h"
 #include "xu_output.h"
 #include "xu_profile.h"
@@ -116,36 +119,6 @@ static int choose_output(const struct xu_options *o, const char *domain_label,
     if (!*path) {
         xu_error(log, "out of memory");
         return XU_EXIT_FAILURE;
-    }
-    return XU_EXIT_OK;
-}
-
-/* ---- which domain ---- */
-
-static int parse_domid(const char *s, uint32_t *domid)
-{
-    char *end;
-    unsigned long v;
-
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno || *end || v >= 0x7ff0)   /* DOMID_FIRST_RESERVED */
-        return -1;
-    *domid = (uint32_t)v;
-    return 0;
-}
-
-static int resolve_domain(const char *qualifier, uint32_t *domid, struct xu_log *log)
-{
-    if (parse_domid(qualifier, domid) < 0) {
-        xu_error(log, "'%s' is not a domain id (name lookup needs xenstore support)", qualifier);
-        return XU_EXIT_NO_DOMAIN;
-    }
-    if (*domid == 0) {
-        xu_error(log, "refusing to profile dom0: give a guest's name or id");
-        return XU_EXIT_NO_DOMAIN;
     }
     return XU_EXIT_OK;
 }
@@ -310,6 +283,113 @@ static int write_stats(const char *path, const struct xu_output_meta *meta,
 
 /* ---- the job ---- */
 
+/* Exit code for a domain directory error (the directory logged why). */
+static int exit_for_domdir_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+    case -EPERM:
+    case -EINVAL:
+        return XU_EXIT_NO_DOMAIN;
+    case -EACCES:
+    case -ENOENT:
+    case -ECONNREFUSED:
+        return XU_EXIT_PRIVILEGE;
+    case -ENOTSUP:
+        return XU_EXIT_USAGE;
+    default:
+        return XU_EXIT_FAILURE;
+    }
+}
+
+/* Find the domain (or create it): fills entry; returns an exit code. */
+static int find_domain(const struct xu_options *o, struct xu_domdir *dir,
+                       struct xu_domain_entry *entry, int *created, struct xu_log *log)
+{
+    char id[16];
+    int rc;
+
+    *created = 0;
+    if (o->create) {
+        rc = xu_domdir_create_paused(dir, o->create, &entry->domid);
+        if (rc < 0)
+            return rc == -ENOTSUP ? XU_EXIT_USAGE : XU_EXIT_FAILURE;
+        *created = 1;
+        snprintf(id, sizeof(id), "%" PRIu32, entry->domid);
+        if (xu_domdir_resolve(dir, id, entry) < 0)
+            entry->name[0] = '\0';
+        xu_info(log, "created domain %" PRIu32 " (%s) from %s, paused", entry->domid,
+                entry->name, o->create);
+        return XU_EXIT_OK;
+    }
+    rc = xu_domdir_resolve(dir, o->domain, entry);
+    return rc < 0 ? exit_for_domdir_error(rc) : XU_EXIT_OK;
+}
+
+/*
+ * Find the symbol ELF: --elf, or from the domain's kernel.  Without one,
+ * only the raw format (addresses, symbolised later) can be written.
+ */
+static int find_symbols(const struct xu_options *o, struct xu_domdir *dir, uint32_t domid,
+                        const struct xu_output_ops *fmt, struct xu_elf_choice *choice,
+                        struct xu_log *log)
+{
+    struct xu_elf_find_config cfg = { .elf = o->elf };
+    char *kernel = NULL;
+    int rc, ec = XU_EXIT_OK;
+
+    if (!o->elf && xu_domdir_kernel_path(dir, domid, &kernel) == 0)
+        cfg.kernel = kernel;
+    if (!cfg.elf && !cfg.kernel) {
+        if (fmt == &xu_output_raw)
+            goto out;
+        xu_error(log, "cannot tell which kernel domain %" PRIu32 " runs (%s knows no kernel "
+                 "path for it): pass the unstripped ELF with -e/--elf, or write -f raw and "
+                 "symbolise later with 'xen-uniprof convert'", domid, xu_domdir_name(dir));
+        ec = XU_EXIT_SYMBOLS;
+        goto out;
+    }
+    rc = xu_elf_find(&cfg, log, choice);
+    if (rc < 0) {
+        if (fmt != &xu_output_raw)
+            ec = XU_EXIT_SYMBOLS;
+        goto out;
+    }
+    xu_info(log, "symbols: %s (%s)", choice->path, choice->reason);
+out:
+    free(kernel);
+    return ec;
+}
+
+/* Loud, because every symbol in the profile would be wrong. */
+static void check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
+                              volatile uint32_t *pause_state, struct xu_log *log)
+{
+    struct xu_elf_match match;
+
+    if (xu_elf_match_guest(path, t, m, pause_state, log, &match) < 0)
+        return;
+    switch (match.verdict) {
+    case XU_ELF_MISMATCH:
+        xu_warn(log, "**************************************************************");
+        xu_warn(log, "%s does NOT match the kernel running in domain %" PRIu32 "%s "
+                "(%" PRIu64 " of %" PRIu64 " bytes equal, first difference at 0x%" PRIx64 "): "
+                "the profile's function names will be wrong", path, t->domid,
+                match.build_id_checked && !match.build_id_equal ? ", build-id differs" : "",
+                match.equal_bytes, match.bytes, match.first_diff_va);
+        xu_warn(log, "**************************************************************");
+        break;
+    case XU_ELF_MATCH:
+        xu_debug(log, "%s matches the running kernel (%u chunks compared%s)", path,
+                 match.chunks, match.build_id_checked ? ", build-id equal" : "");
+        break;
+    case XU_ELF_UNKNOWN:
+        xu_info(log, "could not check that %s is the running kernel (its text is not mapped "
+                "where the ELF says)", path);
+        break;
+    }
+}
+
 int xu_record(const struct xu_options *o)
 {
     struct xu_log log = {
@@ -318,9 +398,13 @@ int xu_record(const struct xu_options *o)
     };
     const struct xu_target_ops *backend;
     const struct xu_output_ops *fmt = NULL;
+    struct xu_domdir *dir = NULL;
+    struct xu_domain_entry entry = { 0 };
+    struct xu_elf_choice elf;
+    struct xu_guardian *guardian = NULL;
+    volatile uint32_t *pause_state = NULL;
     struct xu_target target = { 0 };
     struct xu_domain_info info;
-    struct xu_symtab *symtab = NULL;
     struct xu_mem *mem = NULL;
     struct xu_profile *profile = NULL;
     struct xu_symbolizer *sz = NULL;
@@ -333,12 +417,13 @@ int xu_record(const struct xu_options *o)
     struct progress pr = { 0 };
     uint64_t *addrs = NULL;
     char *out_path = NULL, top_text[160] = "";
-    const char *top;
+    const char *top, *label;
     double share;
-    uint32_t domid;
     long nr_addrs;
-    int rc, ec, target_open = 0;
+    int rc, ec, target_open = 0, created = 0, created_paused = 0;
 
+    xu_elf_choice_init(&elf);
+    memset(&st, 0, sizeof(st));
     install_signals();
 
     backend = xu_target_backend(o->backend);
@@ -353,29 +438,26 @@ int xu_record(const struct xu_options *o)
         goto out;
     }
 
-    ec = resolve_domain(o->domain, &domid, &log);
-    if (ec != XU_EXIT_OK)
-        goto out;
-    ec = choose_output(o, o->domain, &fmt, &out_path, &log);
-    if (ec != XU_EXIT_OK)
-        goto out;
-
-    /* Symbols first: a stripped ELF is found out before the guest is touched. */
-    if (o->elf) {
-        rc = xu_symtab_open(o->elf, &log, &symtab);
-        if (rc < 0) {
-            ec = XU_EXIT_SYMBOLS;
-            goto out;
-        }
-        xu_info(&log, "symbols: %s (given with --elf)", o->elf);
-    } else if (fmt != &xu_output_raw) {
-        xu_error(&log, "no symbol ELF: pass the guest's unstripped kernel with -e/--elf "
-                 "(or write -f raw and symbolise later with 'xen-uniprof convert')");
-        ec = XU_EXIT_SYMBOLS;
+    rc = xu_domdir_open(&dir, o->create ? XU_DOMDIR_NEED_PLUGIN : 0, &log);
+    if (rc < 0) {
+        ec = exit_for_domdir_error(rc);
         goto out;
     }
+    ec = find_domain(o, dir, &entry, &created, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+    created_paused = created;
+    label = entry.name[0] ? entry.name : o->domain ? o->domain : "domain";
 
-    rc = xu_target_open(&target, backend, domid, &log);
+    ec = choose_output(o, label, &fmt, &out_path, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+    /* Symbols before the guest is touched: a stripped ELF fails fast. */
+    ec = find_symbols(o, dir, entry.domid, fmt, &elf, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+
+    rc = xu_target_open(&target, backend, entry.domid, &log);
     if (rc < 0) {
         ec = exit_for_target_error(rc);
         goto out;
@@ -384,10 +466,21 @@ int xu_record(const struct xu_options *o)
     rc = xu_target_info(&target, &info);
     if (rc < 0) {
         if (rc == -ESRCH)
-            xu_error(&log, "no domain with id %" PRIu32, domid);
+            xu_error(&log, "domain %" PRIu32 " is gone", entry.domid);
         ec = exit_for_target_error(rc);
         goto out;
     }
+
+    /* From here on the guest may be paused by us: a guardian watches. */
+    rc = xu_guardian_start(&guardian, backend, entry.domid, &pause_state, &log);
+    if (rc < 0) {
+        xu_error(&log, "cannot start the guardian process that unpauses the guest if "
+                 "xen-uniprof dies: %s", strerror(-rc));
+        ec = XU_EXIT_FAILURE;
+        goto out;
+    }
+    if (created_paused)
+        *pause_state = XU_PAUSE_PAUSED;     /* the creation pause is ours to undo */
 
     mem = xu_mem_new(&target, NULL);
     profile = xu_profile_new(0);
@@ -396,12 +489,15 @@ int xu_record(const struct xu_options *o)
         ec = XU_EXIT_FAILURE;
         goto out;
     }
+    if (elf.path)
+        check_elf_matches(elf.path, &target, mem, pause_state, &log);
 
     cfg.frequency_hz = o->frequency;
     cfg.duration_s = o->duration;
     cfg.max_depth = o->max_depth;
     cfg.unwinder = &xu_unwind_fp_ops;
     cfg.stop = &stop_requested;
+    cfg.pause_state = pause_state;
     if (!o->quiet && isatty(STDERR_FILENO)) {
         pr.duration = o->duration;
         cfg.progress = show_progress;
@@ -409,11 +505,23 @@ int xu_record(const struct xu_options *o)
         cfg.progress_interval_s = 0.5;
     }
 
-    xu_info(&log, "profiling domain %" PRIu32 " (%s, %u vCPU%s) at %g Hz with the %s backend%s",
-            domid, xu_guest_type_name(info.type), info.max_vcpu_id + 1,
-            info.max_vcpu_id ? "s" : "", o->frequency, backend->name,
+    xu_info(&log, "profiling domain %" PRIu32 " (%s, %s, %u vCPU%s) at %g Hz with the %s "
+            "backend%s", entry.domid, label, xu_guest_type_name(info.type),
+            info.max_vcpu_id + 1, info.max_vcpu_id ? "s" : "", o->frequency, backend->name,
             o->duration > 0 ? "" : "; Ctrl-C to stop");
     meta.start_time = time(NULL);
+    if (created_paused) {
+        /* Sampling starts with the guest's first instruction: the first
+         * tick's pause lands before the vCPU has run for long. */
+        rc = xu_target_unpause(&target);
+        if (rc < 0) {
+            xu_error(&log, "cannot start the created domain: %s", strerror(-rc));
+            ec = XU_EXIT_FAILURE;
+            goto out;
+        }
+        *pause_state = XU_PAUSE_RUNNING;
+        created_paused = 0;
+    }
     rc = xu_sampler_run(&target, mem, profile, &cfg, &st);
     if (pr.active)
         fputs("\r\033[K", stderr);
@@ -422,47 +530,61 @@ int xu_record(const struct xu_options *o)
         ec = exit_for_target_error(rc);
         if (ec == XU_EXIT_NO_DOMAIN)
             ec = XU_EXIT_FAILURE;
-        if (st.samples == 0)
-            goto out;
     } else {
         ec = XU_EXIT_OK;
     }
     if (st.reason == XU_STOP_DOMAIN_SHUTDOWN || st.reason == XU_STOP_DOMAIN_GONE) {
-        xu_warn(&log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
-                st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
-                st.elapsed_s, st.samples);
-        ec = XU_EXIT_DOMAIN_ENDED;
+        if (created) {
+            xu_info(&log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
+                    "was destroyed" : "shut down", st.elapsed_s);
+        } else {
+            xu_warn(&log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
+                    st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
+                    st.elapsed_s, st.samples);
+            ec = XU_EXIT_DOMAIN_ENDED;
+        }
     }
-    /* Mappings belong to the target: release them before detaching. */
-    xu_mem_free(mem);
+    if (stop_requested)
+        xu_info(&log, "stopped by signal %d", (int)stop_requested);
+
+    /* The guest runs on its own again: release everything Xen-side. */
+    xu_guardian_stop(guardian);
+    guardian = NULL;
+    xu_mem_free(mem);   /* mappings belong to the target: before detaching */
     mem = NULL;
     xu_target_close(&target);
     target_open = 0;
+    if (created && o->destroy) {
+        if (xu_domdir_destroy(dir, entry.domid) == 0)
+            xu_info(&log, "destroyed domain %" PRIu32, entry.domid);
+        created = 0;
+    }
 
     xu_profile_get_totals(profile, &tot);
     if (tot.samples == 0) {
         xu_error(&log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
-        if (ec == XU_EXIT_OK)
+        if (ec == XU_EXIT_OK || ec == XU_EXIT_DOMAIN_ENDED)
             ec = XU_EXIT_FAILURE;
         goto out;
     }
 
-    /* Symbolise: each distinct address once, after the guest is running. */
+    /* Symbolise: each distinct address once, with the guest running. */
     nr_addrs = xu_profile_unique_addrs(profile, &addrs);
-    if (nr_addrs < 0 || !(sz = xu_symbolizer_new(symtab, addrs, (size_t)nr_addrs))) {
+    if (nr_addrs < 0 || !(sz = xu_symbolizer_new(elf.symtab, addrs, (size_t)nr_addrs))) {
         xu_error(&log, "out of memory");
         ec = XU_EXIT_FAILURE;
         goto out;
     }
 
-    meta.domid = domid;
-    meta.domain_name = o->domain;
+    meta.domid = entry.domid;
+    meta.domain_name = label;
     meta.backend = backend->name;
-    meta.elf_path = o->elf;
+    meta.elf_path = elf.path;
     meta.guest_type = info.type;
     meta.frequency_hz = o->frequency;
     meta.duration_s = st.elapsed_s;
     oopts.per_vcpu = o->per_vcpu;
+    memset(&octx, 0, sizeof(octx));
     octx.profile = profile;
     octx.syms = sz;
     octx.meta = &meta;
@@ -489,13 +611,19 @@ int xu_record(const struct xu_options *o)
         ec = XU_EXIT_FAILURE;
 
 out:
+    if (target_open && created_paused && xu_target_unpause(&target) == 0 && pause_state)
+        *pause_state = XU_PAUSE_RUNNING;
+    xu_guardian_stop(guardian);
     xu_mem_free(mem);
     if (target_open)
         xu_target_close(&target);
+    if (created && o->destroy)
+        xu_domdir_destroy(dir, entry.domid);
+    xu_domdir_close(dir);
     xu_symbolizer_free(sz);
     free(addrs);
     xu_profile_free(profile);
-    xu_symtab_free(symtab);
+    xu_elf_choice_dispose(&elf);
     free(out_path);
     return ec;
 }

@@ -70,6 +70,16 @@ static void test_options_after_domain(void **state)
     assert_string_equal(o.output, "w.svg");
 }
 
+static void test_create(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "--create", "ratio.cfg", "--destroy", "-T", "3"), XU_PARSE_OK);
+    assert_string_equal(o.create, "ratio.cfg");
+    assert_true(o.destroy);
+    assert_null(o.domain);
+}
+
 static void test_help_and_version(void **state)
 {
     struct xu_options o;
@@ -106,6 +116,8 @@ static void test_errors_name_the_option(void **state)
         { { "d", "e" }, 2, "unexpected argument 'e'" },
         { { "-q", "-v", "d" }, 3, "contradict" },
         { { "-F", "99" }, 2, "no DOMAIN" },
+        { { "--destroy", "d" }, 2, "--destroy only goes with --create" },
+        { { "--create", "x.cfg", "d" }, 3, "unexpected DOMAIN 'd'" },
     };
     struct xu_options o;
     size_t i;
@@ -128,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_all_options),
         cmocka_unit_test(test_options_after_domain),
+        cmocka_unit_test(test_create),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_errors_name_the_option),
     };

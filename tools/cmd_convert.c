@@ -1,0 +1,299 @@
+/*
+ * cmd_convert.c - `xen-uniprof convert [OPTIONS] INPUT`: a raw trace (ours
+ * or the original uniprof's) or folded stacks, symbolised against --elf
+ * when its frames are addresses, written in any output format.
+ *
+ * Also what convert and diff share: reading a profile back and the logger.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+
+enum {
+    OPT_PER_VCPU = 256,
+    OPT_TITLE,
+    OPT_SUBTITLE,
+    OPT_WIDTH,
+    OPT_MIN_WIDTH,
+    OPT_INVERTED,
+    OPT_PALETTE,
+};
+
+static const struct option convert_options[] = {
+    { "elf",          required_argument, NULL, 'e' },
+    { "format",       required_argument, NULL, 'f' },
+    { "output",       required_argument, NULL, 'o' },
+    { "input-format", required_argument, NULL, 'i' },
+    { "per-vcpu",     no_argument,       NULL, OPT_PER_VCPU },
+    { "title",        required_argument, NULL, OPT_TITLE },
+    { "subtitle",     required_argument, NULL, OPT_SUBTITLE },
+    { "width",        required_argument, NULL, OPT_WIDTH },
+    { "min-width",    required_argument, NULL, OPT_MIN_WIDTH },
+    { "inverted",     no_argument,       NULL, OPT_INVERTED },
+    { "palette",      required_argument, NULL, OPT_PALETTE },
+    { "verbose",      no_argument,       NULL, 'v' },
+    { "quiet",        no_argument,       NULL, 'q' },
+    { "help",         no_argument,       NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+static const char convert_usage[] =
+    "Usage: xen-uniprof convert [OPTIONS] INPUT\n"
+    "\n"
+    "Read a raw trace (xen-uniprof's or the original uniprof's, symbolised or\n"
+    "not) or folded stacks, and write it in another format.  INPUT may be -.\n"
+    "\n"
+    "Options:\n"
+    "  -e, --elf=FILE          symbolise addresses against this unstripped ELF\n"
+    "  -f, --format=FORMAT     output format (default: from -o's extension,\n"
+    "                          else folded)\n"
+    "  -o, --output=FILE       where to write (default: - for stdout)\n"
+    "  -i, --input-format=FMT  raw, folded or auto (default auto)\n"
+    "      --per-vcpu          keep vCPUs apart (folded, report, svg, speedscope)\n"
+    "      --title=TEXT        svg: the title\n"
+    "      --subtitle=TEXT     svg: the line under it\n"
+    "      --width=PIXELS      svg: image width (default 1200)\n"
+    "      --min-width=PIXELS  svg: narrower frames are merged (default 0.1)\n"
+    "      --inverted          svg: icicle graph, roots at the top\n"
+    "      --palette=NAME      svg: hash (by name, default) or origin (guest\n"
+    "                          kernel, application, unresolved)\n"
+    "  -v, --verbose           say more\n"
+    "  -q, --quiet             print errors only\n"
+    "  -h, --help              show this help\n";
+
+static void cmd_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    static const char *const prefix[] = {
+        [XU_LOG_DEBUG] = "debug: ",
+        [XU_LOG_INFO] = "",
+        [XU_LOG_WARN] = "warning: ",
+        [XU_LOG_ERROR] = "error: ",
+    };
+
+    fprintf(stderr, "xen-uniprof: %s%s\n", prefix[level], msg);
+}
+
+void xu_cmd_log_init(struct xu_log *log, int verbose, bool quiet)
+{
+    log->emit = cmd_emit;
+    log->ctx = NULL;
+    log->min_level = quiet ? XU_LOG_ERROR : verbose >= 2 ? XU_LOG_DEBUG
+                     : verbose ? XU_LOG_INFO : XU_LOG_WARN;
+}
+
+int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out)
+{
+    int rc = xu_symtab_open(path, log, out);
+
+    if (rc < 0) {
+        xu_error(log, "%s: cannot use it for symbols: %s", path,
+                 rc == -ENODATA ? "stripped (no function symbols)"
+                 : rc == -ENOEXEC ? "not an ELF file we read" : strerror(-rc));
+        return XU_EXIT_SYMBOLS;
+    }
+    return 0;
+}
+
+void xu_cmd_loaded_dispose(struct xu_loaded *l)
+{
+    xu_symbolizer_free(l->syms);
+    xu_input_free(l->input);
+    memset(l, 0, sizeof(*l));
+}
+
+int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symtab *symtab,
+                const char *elf_path, struct xu_log *log, struct xu_loaded *out)
+{
+    struct xu_input_options io = { .symtab = symtab };
+    uint64_t *addrs = NULL;
+    long n;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = xu_input_read_path(path, fmt, &io, log, &out->input);
+    if (rc < 0)
+        return XU_EXIT_FAILURE;
+    xu_info(log, "%s: %s, %llu samples, %zu distinct stacks, frames as %s", path,
+            xu_input_format_name(out->input->format),
+            (unsigned long long)out->input->stats.samples,
+            xu_profile_nr_stacks(out->input->profile),
+            out->input->has_names ? "names" : "addresses");
+    if (!out->input->has_names && symtab) {
+        n = xu_profile_unique_addrs(out->input->profile, &addrs);
+        if (n < 0) {
+            xu_error(log, "%s: out of memory", path);
+            rc = XU_EXIT_FAILURE;
+            goto out;
+        }
+        out->syms = xu_symbolizer_new(symtab, addrs, (size_t)n);
+        if (!out->syms) {
+            xu_error(log, "symbolising %s: %s", path, strerror(errno));
+            rc = XU_EXIT_FAILURE;
+            goto out;
+        }
+    }
+    out->meta.domid = out->input->domid;
+    out->meta.elf_path = elf_path;
+    out->meta.frequency_hz = out->input->frequency_hz;
+    out->ctx.profile = out->input->profile;
+    out->ctx.syms = out->syms;
+    out->ctx.names = out->input->has_names ? &out->input->names : NULL;
+    out->ctx.symtab = symtab;
+    out->ctx.meta = &out->meta;
+    rc = 0;
+out:
+    free(addrs);
+    if (rc)
+        xu_cmd_loaded_dispose(out);
+    return rc;
+}
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "xen-uniprof %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'xen-uniprof %s --help' for more information.\n", cmd);
+    return XU_EXIT_USAGE;
+}
+
+/* The name of the option getopt just rejected, for the message. */
+static const char *bad_option(char **argv)
+{
+    return optind > 0 ? argv[optind - 1] : "?";
+}
+
+static int parse_positive(const char *s, double max, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v <= 0 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int xu_cmd_convert(int argc, char **argv)
+{
+    struct xu_output_options oo = { 0 };
+    struct xu_loaded l = { 0 };
+    struct xu_symtab *symtab = NULL;
+    struct xu_log log;
+    const struct xu_output_ops *ops = NULL;
+    const char *elf = NULL, *format = NULL, *output = "-", *input;
+    enum xu_input_format ifmt = XU_INPUT_AUTO;
+    int verbose = 0, c, rc;
+    bool quiet = false;
+    double v;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":e:f:o:i:vqh", convert_options, NULL)) != -1) {
+        switch (c) {
+        case 'e': elf = optarg; break;
+        case 'f': format = optarg; break;
+        case 'o': output = optarg; break;
+        case 'i':
+            if (strcmp(optarg, "raw") == 0)
+                ifmt = XU_INPUT_RAW;
+            else if (strcmp(optarg, "folded") == 0)
+                ifmt = XU_INPUT_FOLDED;
+            else if (strcmp(optarg, "auto") == 0)
+                ifmt = XU_INPUT_AUTO;
+            else
+                return usage_error("convert", "--input-format: '%s' is not raw, folded or auto",
+                                   optarg);
+            break;
+        case OPT_PER_VCPU: oo.per_vcpu = true; break;
+        case OPT_TITLE: oo.title = optarg; break;
+        case OPT_SUBTITLE: oo.subtitle = optarg; break;
+        case OPT_WIDTH:
+            if (parse_positive(optarg, 100000, &v) < 0 || v < 200 || v != floor(v))
+                return usage_error("convert", "--width: '%s' is not a whole number of pixels "
+                                   "from 200 to 100000", optarg);
+            oo.width = (unsigned int)v;
+            break;
+        case OPT_MIN_WIDTH:
+            if (parse_positive(optarg, 10000, &v) < 0)
+                return usage_error("convert", "--min-width: '%s' is not a positive number of "
+                                   "pixels", optarg);
+            oo.min_width = v;
+            break;
+        case OPT_INVERTED: oo.inverted = true; break;
+        case OPT_PALETTE:
+            if (strcmp(optarg, "hash") == 0)
+                oo.palette = XU_PALETTE_HASH;
+            else if (strcmp(optarg, "origin") == 0)
+                oo.palette = XU_PALETTE_ORIGIN;
+            else
+                return usage_error("convert", "--palette: '%s' is not hash or origin", optarg);
+            break;
+        case 'v': verbose++; break;
+        case 'q': quiet = true; break;
+        case 'h':
+            fputs(convert_usage, stdout);
+            return XU_EXIT_OK;
+        case ':':
+            return usage_error("convert", "option '%s' needs an argument", bad_option(argv));
+        default:
+            return usage_error("convert", "unknown option '%s'", bad_option(argv));
+        }
+    }
+    if (optind >= argc)
+        return usage_error("convert", "%s", "no INPUT file given");
+    if (optind + 1 < argc)
+        return usage_error("convert", "unexpected argument '%s' (one INPUT only)",
+                           argv[optind + 1]);
+    input = argv[optind];
+    if (format) {
+        ops = xu_output_find(format);
+        if (!ops)
+            return usage_error("convert", "--format: unknown format '%s' (see xen-uniprof "
+                               "--help)", format);
+    } else if (strcmp(output, "-") != 0) {
+        ops = xu_output_for_path(output);
+        if (!ops)
+            return usage_error("convert", "-o: cannot tell the format from '%s': use -f",
+                               output);
+    } else {
+        ops = xu_output_find("folded");
+    }
+
+    xu_cmd_log_init(&log, verbose, quiet);
+    if (elf) {
+        rc = xu_cmd_open_elf(elf, &log, &symtab);
+        if (rc)
+            goto out;
+    }
+    rc = xu_cmd_load(input, ifmt, symtab, elf, &log, &l);
+    if (rc)
+        goto out;
+    if (elf && l.input->has_names)
+        xu_info(&log, "%s: frames are names that %s does not all know: kept as names",
+                input, elf);
+    l.ctx.opts = &oo;
+    l.ctx.log = &log;
+    rc = xu_output_write_path(ops, output, &l.ctx) < 0 ? XU_EXIT_FAILURE : XU_EXIT_OK;
+out:
+    xu_cmd_loaded_dispose(&l);
+    xu_symtab_free(symtab);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * commands.h - the offline subcommands: `xen-uniprof convert` and
+ * `xen-uniprof diff`.
+ *
+ * Each takes its own argv (argv[0] is the subcommand's name), prints its
+ * own diagnostics to stderr and returns the process exit status of
+ * exit_codes.h: 0 written, 1 failure, 2 usage error (the message names the
+ * bad option), 4 the ELF given cannot be used for symbols.
+ */
+#ifndef XU_COMMANDS_H
+#define XU_COMMANDS_H
+
+#include <stdbool.h>
+
+#include "xu_input.h"
+#include "xu_log.h"
+#include "xu_output.h"
+#include "xu_symbols.h"
+
+int xu_cmd_convert(int argc, char **argv);
+int xu_cmd_diff(int argc, char **argv);
+
+/* Shared by the two: a profile read from a file, ready for the writers. */
+struct xu_loaded {
+    struct xu_input *input;
+    struct xu_symbolizer *syms;     /* NULL when frames are names or no ELF */
+    struct xu_output_meta meta;
+    struct xu_output_ctx ctx;       /* profile, syms/names, meta: opts and log to fill */
+};
+
+/* The stderr logger of a subcommand: -q errors only, -v info, -vv debug. */
+void xu_cmd_log_init(struct xu_log *log, int verbose, bool quiet);
+
+/*
+ * Read path (any input format) and make it writable: symbols from symtab
+ * (may be NULL) when its frames are addresses.  0 or an exit status.
+ */
+int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symtab *symtab,
+                const char *elf_path, struct xu_log *log, struct xu_loaded *out);
+void xu_cmd_loaded_dispose(struct xu_loaded *l);
+
+/* Open --elf: 0, or XU_EXIT_SYMBOLS with the reason logged. */
+int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out);
+
+#endif
