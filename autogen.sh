@@ -2,4 +2,4 @@
 # Regenerate the build system from configure.ac and Makefile.am.
 set -e
 cd "$(dirname "$0")"
-autoreconf --install --force --warnings=all
+autoreconf --install --warnings=all

@@ -47,6 +47,22 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Waiting for the next deadline.  A plain absolute sleep wakes late by the
+ * kernel's timer slack and scheduling latency: tens of microseconds on
+ * hardware, milliseconds in a busy or emulated dom0, which at 1 kHz would
+ * lose most ticks.  So we sleep until shortly before the deadline, by the
+ * wake-up latency measured so far (an exponentially weighted average), and
+ * spin the rest.  The spin is bounded by MAX_SPIN_NS per tick and ends
+ * early when *stop is set.
+ */
+#define MAX_SPIN_NS 2000000ULL      /* 2 ms */
+#define SPIN_MARGIN_NS 20000ULL     /* sleep this much less than the estimate */
+
+struct waiter {
+    uint64_t late_ns;               /* estimated wake-up latency */
+};
+
 static void sleep_until(uint64_t deadline_ns)
 {
     struct timespec ts = {
@@ -56,6 +72,30 @@ static void sleep_until(uint64_t deadline_ns)
 
     /* EINTR: a signal arrived; the caller re-checks *stop, no need to resume */
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atomic_t *stop)
+{
+    uint64_t now = now_ns(), lead, target, woke;
+
+    if (now >= deadline_ns)
+        return;
+    lead = w->late_ns + SPIN_MARGIN_NS;
+    if (lead > MAX_SPIN_NS)
+        lead = MAX_SPIN_NS;
+    if (deadline_ns - now > lead) {
+        target = deadline_ns - lead;
+        sleep_until(target);
+        woke = now_ns();
+        if (woke > target) {
+            /* late_ns += (observed - late_ns) / 8 */
+            uint64_t observed = woke - target;
+            w->late_ns = w->late_ns + (observed > w->late_ns ? (observed - w->late_ns) / 8 : 0)
+                         - (observed < w->late_ns ? (w->late_ns - observed) / 8 : 0);
+        }
+    }
+    while (now_ns() < deadline_ns && !(stop && *stop))
+        __builtin_ia32_pause();
 }
 
 /* Is the domain still worth sampling?  Sets *reason when not. */
@@ -142,6 +182,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     unsigned int nr_vcpus = 0, v, depth = cfg->max_depth;
     uint64_t period_ns, start_ns, deadline_ns, end_ns = 0, now, last_alive_ns, last_progress_ns;
     uint64_t alive_every_ns = (uint64_t)(ALIVE_CHECK_S * 1e9);
+    struct waiter waiter = { .late_ns = 50000 };
     int rc;
 
     memset(st, 0, sizeof(*st));
@@ -251,16 +292,18 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         if (cfg->no_sleep)
             continue;
         deadline_ns += period_ns;
-        if (now > deadline_ns) {
-            /* Late by whole periods: count them and skip ahead, no burst. */
-            uint64_t behind = (now - deadline_ns) / period_ns + 1;
+        if (now > deadline_ns + period_ns) {
+            /* More than a period late: the ticks that should have run by
+             * now are missed; count them and skip ahead rather than burst.
+             * A tick less than a period late just runs at once. */
+            uint64_t behind = (now - deadline_ns) / period_ns;
 
             st->missed_deadlines += behind;
             deadline_ns += behind * period_ns;
         }
         if (end_ns && deadline_ns > end_ns)
             deadline_ns = end_ns;
-        sleep_until(deadline_ns);
+        wait_until(&waiter, deadline_ns, cfg->stop);
     }
     st->elapsed_s = (double)(now_ns() - start_ns) / 1e9;
     if (st->reason == XU_STOP_ERROR)

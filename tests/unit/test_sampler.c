@@ -216,6 +216,21 @@ static void test_timing_follows_frequency(void **state)
     assert_true(f->st.elapsed_s >= 0.24 && f->st.elapsed_s < 1.0);
 }
 
+static void test_high_rate_is_kept(void **state)
+{
+    struct fixture *f = *state;
+
+    /* 2 kHz: periods shorter than typical sleep wake-up latency, so this
+     * checks the sleep-then-spin wait keeps the rate */
+    push(f, 0, 0, chain_a, 3, 1);
+    f->cfg.no_sleep = 0;
+    f->cfg.frequency_hz = 2000;
+    f->cfg.duration_s = 0.25;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_true(f->st.ticks >= 300 && f->st.ticks <= 501);
+    assert_true(f->st.ticks + f->st.missed_deadlines >= 450);
+}
+
 static void test_bad_config(void **state)
 {
     struct fixture *f = *state;
@@ -238,6 +253,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stop_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_failures_never_leave_paused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timing_follows_frequency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_high_rate_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
