@@ -1,0 +1,194 @@
+/*
+ * atomic_file.c - write beside the target, then rename over it.
+ *
+ * rename(2) within one directory is atomic, so a reader sees either the old
+ * file or the complete new one, and a profiler killed midway (or a writer
+ * that fails) leaves the old file untouched.
+ *
+ * The temporary file is created with open(O_CREAT | O_EXCL, 0644) rather
+ * than mkstemp(): mkstemp forces mode 0600, and reading the umask to fix it
+ * afterwards means changing it (umask(2) has no read-only form), which is
+ * process-wide state a library must not touch.  Letting the kernel apply
+ * the umask to 0644 gives a new file the mode the user expects; an existing
+ * target's permission bits are copied onto the replacement.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xu_atomic_file.h"
+
+#define NEW_FILE_MODE 0644
+#define TMP_ATTEMPTS 100
+
+static uint64_t random_suffix(unsigned int attempt)
+{
+    uint64_t r = 0;
+    struct timespec ts;
+
+    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == (ssize_t)sizeof(r))
+        return r;
+    /* no entropy yet (early boot): unique enough with O_EXCL retrying */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    r = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^ attempt;
+    return r * 0x9e3779b97f4a7c15ULL;
+}
+
+/* "<dir>/.<name>." without the random part, or NULL. */
+static char *tmp_prefix(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dir_len;
+    size_t len = dir_len + 1 + strlen(base) + 1 + 6 + 1;
+    char *p;
+
+    if (!base[0]) {
+        errno = EISDIR;
+        return NULL;
+    }
+    p = malloc(len);
+    if (!p)
+        return NULL;
+    snprintf(p, len, "%.*s.%s.", (int)dir_len, path, base);
+    return p;
+}
+
+struct xu_atomic_file *xu_atomic_open(const char *path)
+{
+    struct xu_atomic_file *af = NULL, *ret = NULL;
+    char *prefix = NULL;
+    struct stat stbuf;
+    int fd = -1, err = 0;
+    unsigned int attempt;
+    size_t len;
+
+    errno = 0;
+    af = calloc(1, sizeof(*af));
+    if (!af || !(af->path = strdup(path)) || !(prefix = tmp_prefix(path))) {
+        err = errno ? errno : ENOMEM;
+        goto out;
+    }
+    len = strlen(prefix) + 7;
+    af->tmp_path = malloc(len);
+    if (!af->tmp_path) {
+        err = ENOMEM;
+        goto out;
+    }
+    for (attempt = 0; attempt < TMP_ATTEMPTS; attempt++) {
+        static const char chars[] =
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        uint64_t r = random_suffix(attempt);
+        char suffix[7];
+        int i;
+
+        for (i = 0; i < 6; i++, r /= 62)
+            suffix[i] = chars[r % 62];
+        suffix[6] = '\0';
+        snprintf(af->tmp_path, len, "%s%s", prefix, suffix);
+        fd = open(af->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, NEW_FILE_MODE);
+        if (fd >= 0 || errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        err = errno;
+        goto out;
+    }
+    if (stat(path, &stbuf) == 0 && S_ISREG(stbuf.st_mode) &&
+        fchmod(fd, stbuf.st_mode & 07777) < 0) {
+        err = errno;
+        goto out;
+    }
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        err = errno;
+        goto out;
+    }
+    fd = -1;            /* owned by af->f now */
+    ret = af;
+    af = NULL;
+
+out:
+    if (fd >= 0) {
+        close(fd);
+        unlink(af->tmp_path);
+    }
+    if (af) {
+        free(af->path);
+        free(af->tmp_path);
+        free(af);
+    }
+    free(prefix);
+    if (!ret)
+        errno = err;
+    return ret;
+}
+
+/* Make the rename itself durable; failing here loses nothing written. */
+static void sync_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = NULL;
+    int fd;
+
+    if (!slash)
+        dir = strdup(".");
+    else if (slash == path)
+        dir = strdup("/");
+    else
+        dir = strndup(path, (size_t)(slash - path));
+    if (!dir)
+        return;
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int xu_atomic_commit(struct xu_atomic_file *af)
+{
+    int rc = 0;
+
+    /* ferror first: a writer that ignored a failed fprintf is caught here */
+    if (ferror(af->f))
+        rc = -EIO;
+    else if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
+        rc = -errno;
+    if (fclose(af->f) != 0 && rc == 0)
+        rc = -errno;
+    af->f = NULL;
+    if (rc == 0 && rename(af->tmp_path, af->path) != 0)
+        rc = -errno;
+    if (rc < 0)
+        unlink(af->tmp_path);
+    else
+        sync_dir(af->path);
+    free(af->path);
+    free(af->tmp_path);
+    free(af);
+    return rc;
+}
+
+void xu_atomic_abort(struct xu_atomic_file *af)
+{
+    if (!af)
+        return;
+    if (af->f)
+        fclose(af->f);
+    unlink(af->tmp_path);
+    free(af->path);
+    free(af->tmp_path);
+    free(af);
+}
