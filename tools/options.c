@@ -19,6 +19,7 @@ enum {
     OPT_STATS,
     OPT_CREATE,
     OPT_DESTROY,
+    OPT_UNWIND,
 };
 
 static const struct option long_options[] = {
@@ -29,6 +30,7 @@ static const struct option long_options[] = {
     { "elf",       required_argument, NULL, 'e' },
     { "backend",   required_argument, NULL, OPT_BACKEND },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+    { "unwind",    required_argument, NULL, OPT_UNWIND },
     { "per-vcpu",  no_argument,       NULL, OPT_PER_VCPU },
     { "stats",     required_argument, NULL, OPT_STATS },
     { "create",    required_argument, NULL, OPT_CREATE },
@@ -60,6 +62,8 @@ static const char usage_text[] =
     "                         domain's kernel)\n"
     "      --backend=NAME     Xen interface to use (default: the best built)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
+    "      --unwind=HOW       auto (DWARF CFI where the ELF has it, frame pointers\n"
+    "                         elsewhere; the default), fp, or cfi\n"
     "      --per-vcpu         keep vCPUs apart in the output\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
     "      --create=CONFIG    create the domain from an xl config, paused, and\n"
@@ -185,6 +189,16 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 return fail(err, errlen, "--max-depth: '%s' is not a whole number from 1 to %d",
                             optarg, XU_MAX_DEPTH_LIMIT);
             o->max_depth = (unsigned int)u;
+            break;
+        case OPT_UNWIND:
+            if (strcmp(optarg, "auto") == 0)
+                o->unwind = XU_UNWIND_AUTO;
+            else if (strcmp(optarg, "fp") == 0)
+                o->unwind = XU_UNWIND_FP;
+            else if (strcmp(optarg, "cfi") == 0)
+                o->unwind = XU_UNWIND_CFI;
+            else
+                return fail(err, errlen, "--unwind: '%s' is not auto, fp or cfi", optarg);
             break;
         case OPT_PER_VCPU:
             o->per_vcpu = true;

@@ -14,6 +14,12 @@
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0
 
+enum xu_unwind_choice {
+    XU_UNWIND_AUTO = 0,         /* CFI where the ELF has it, frame pointers elsewhere */
+    XU_UNWIND_FP,               /* frame pointers only */
+    XU_UNWIND_CFI,              /* DWARF CFI only */
+};
+
 struct xu_options {
     const char *domain;         /* name or domid, as given */
     double frequency;           /* Hz */
@@ -26,6 +32,7 @@ struct xu_options {
     const char *create;         /* --create CONFIG: create the domain paused, profile from boot */
     bool destroy;               /* --destroy: destroy the domain at the end (with --create) */
     unsigned int max_depth;
+    enum xu_unwind_choice unwind;
     bool per_vcpu;
     int verbose;                /* -v count */
     bool quiet;

@@ -18,6 +18,9 @@
 #include "exit_codes.h"
 #include "record.h"
 #include "xu_atomic_file.h"
+#ifdef HAVE_LIBDW
+#include "xu_cfi.h"
+#endif
 #include "xu_domain.h"
 #include "xu_elf_find.h"
 #include "xu_guardian.h"
@@ -390,6 +393,59 @@ static void check_elf_matches(const char *path, struct xu_target *t, struct xu_m
     }
 }
 
+/*
+ * The unwinder for --unwind.  auto: CFI from the symbol ELF where it has
+ * some, else plain frame pointers; cfi: CFI or an error.  *table is what
+ * the unwinder needs as its context (freed by the caller).
+ */
+static int choose_unwinder(const struct xu_options *o, const char *elf_path,
+                           struct xu_sampler_config *cfg, void **table, struct xu_log *log)
+{
+    *table = NULL;
+    cfg->unwinder = &xu_unwind_fp_ops;
+    cfg->unwinder_ctx = NULL;
+    if (o->unwind == XU_UNWIND_FP)
+        return XU_EXIT_OK;
+#ifdef HAVE_LIBDW
+    {
+        struct xu_cfi_table *cfi = NULL;
+        struct xu_cfi_stats cst;
+        int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &cfi) : -ENODATA;
+
+        if (rc < 0) {
+            if (o->unwind == XU_UNWIND_CFI) {
+                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI (.eh_frame or "
+                         ".debug_frame): %s", elf_path ? elf_path : "no ELF", strerror(-rc));
+                return XU_EXIT_SYMBOLS;
+            }
+            xu_debug(log, "no CFI in %s (%s): unwinding with frame pointers",
+                     elf_path ? elf_path : "no ELF", strerror(-rc));
+            return XU_EXIT_OK;
+        }
+        xu_cfi_get_stats(cfi, &cst);
+        xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
+                o->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
+        cfg->unwinder = o->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
+        cfg->unwinder_ctx = cfi;
+        *table = cfi;
+        return XU_EXIT_OK;
+    }
+#else
+    if (o->unwind == XU_UNWIND_CFI) {
+        xu_error(log, "--unwind=cfi: this build has no DWARF support (configure found no libdw)");
+        return XU_EXIT_USAGE;
+    }
+    return XU_EXIT_OK;
+#endif
+}
+
+static void free_unwind_table(void *table)
+{
+#ifdef HAVE_LIBDW
+    xu_cfi_free(table);
+#endif
+}
+
 int xu_record(const struct xu_options *o)
 {
     struct xu_log log = {
@@ -416,6 +472,7 @@ int xu_record(const struct xu_options *o)
     struct xu_sampler_config cfg = { 0 };
     struct progress pr = { 0 };
     uint64_t *addrs = NULL;
+    void *unwind_table = NULL;
     char *out_path = NULL, top_text[160] = "";
     const char *top, *label;
     double share;
@@ -452,8 +509,12 @@ int xu_record(const struct xu_options *o)
     ec = choose_output(o, label, &fmt, &out_path, &log);
     if (ec != XU_EXIT_OK)
         goto out;
-    /* Symbols before the guest is touched: a stripped ELF fails fast. */
+    /* Symbols and unwind tables before the guest is touched: a stripped
+     * ELF fails fast. */
     ec = find_symbols(o, dir, entry.domid, fmt, &elf, &log);
+    if (ec != XU_EXIT_OK)
+        goto out;
+    ec = choose_unwinder(o, elf.path, &cfg, &unwind_table, &log);
     if (ec != XU_EXIT_OK)
         goto out;
 
@@ -495,7 +556,6 @@ int xu_record(const struct xu_options *o)
     cfg.frequency_hz = o->frequency;
     cfg.duration_s = o->duration;
     cfg.max_depth = o->max_depth;
-    cfg.unwinder = &xu_unwind_fp_ops;
     cfg.stop = &stop_requested;
     cfg.pause_state = pause_state;
     if (!o->quiet && isatty(STDERR_FILENO)) {
@@ -624,6 +684,7 @@ out:
     free(addrs);
     xu_profile_free(profile);
     xu_elf_choice_dispose(&elf);
+    free_unwind_table(unwind_table);
     free(out_path);
     return ec;
 }

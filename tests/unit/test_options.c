@@ -34,6 +34,7 @@ static void test_defaults(void **state)
     assert_null(o.format);
     assert_null(o.elf);
     assert_int_equal(o.max_depth, 128);
+    assert_int_equal(o.unwind, XU_UNWIND_AUTO);
     assert_false(o.per_vcpu);
 }
 
@@ -43,7 +44,9 @@ static void test_all_options(void **state)
 
     assert_int_equal(PARSE(&o, "-F", "997", "-T", "2.5", "-o", "x.folded", "-f", "folded",
                            "-e", "k.elf", "--backend", "xc", "--max-depth", "64",
-                           "--per-vcpu", "--stats", "s.json", "-v", "7"), XU_PARSE_OK);
+                           "--per-vcpu", "--stats", "s.json", "--unwind", "cfi", "-v", "7"),
+                     XU_PARSE_OK);
+    assert_int_equal(o.unwind, XU_UNWIND_CFI);
     assert_true(o.frequency == 997.0);
     assert_true(o.duration == 2.5);
     assert_string_equal(o.output, "x.folded");
@@ -117,6 +120,7 @@ static void test_errors_name_the_option(void **state)
         { { "-q", "-v", "d" }, 3, "contradict" },
         { { "-F", "99" }, 2, "no DOMAIN" },
         { { "--destroy", "d" }, 2, "--destroy only goes with --create" },
+        { { "--unwind", "dwarf", "d" }, 3, "--unwind: 'dwarf'" },
         { { "--create", "x.cfg", "d" }, 3, "unexpected DOMAIN 'd'" },
     };
     struct xu_options o;

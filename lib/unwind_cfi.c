@@ -1,0 +1,152 @@
+/*
+ * unwind_cfi.c - the stack walk driven by the compiled CFI table.
+ *
+ * Per frame: one binary search (cfi_find) and one to three stack reads
+ * through the cached guest memory: the return address, the caller's rbp
+ * when the frame saved it, the caller's rsp in an interrupt-style frame.
+ * No allocation, and every loop is bounded by max_depth.
+ *
+ * The stack is hostile.  Each CFA must lie above the stack pointer and
+ * within MAX_FRAME_BYTES of it, and the caller's stack pointer must rise,
+ * so a forged chain cannot loop; only a signal frame may move to another
+ * stack (an interrupt taken on its own stack), and only a few times a walk.
+ */
+#include "config.h"
+
+#include "cfi_priv.h"
+
+/* A single frame larger than this is taken as corruption, not a stack. */
+#define MAX_FRAME_BYTES (64ULL << 20)
+/* Stack switches (at signal frames) allowed in one walk. */
+#define MAX_STACK_SWITCHES 4
+
+static const struct cfi_rule no_rule = { .kind = XU_CFI_NONE };
+
+static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *m,
+                 const struct xu_vcpu_regs *regs, uint64_t *pcs, unsigned int max_depth,
+                 struct xu_unwind_result *out)
+{
+    uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp;
+    bool fp_known = true, exact = true;
+    unsigned int depth = 0, switches = 0;
+    enum xu_walk_end end;
+
+    if (max_depth == 0) {
+        out->depth = 0;
+        out->end = XU_WALK_DEPTH;
+        return;
+    }
+    pcs[depth++] = pc;
+    if (regs->paging != XU_PAGING_LONG4 && regs->paging != XU_PAGING_LONG5) {
+        end = XU_WALK_NO_PAGING;
+        goto out;
+    }
+
+    for (;;) {
+        /* a return address follows its call: pc - 1 is still in the caller's
+         * call instruction; the first pc and one after a signal frame are exact */
+        const struct cfi_rule *r = t ? cfi_find(t, exact ? pc : pc - 1) : &no_rule;
+        uint64_t cfa, ra = 0, next_fp = fp, next_sp;
+        bool next_fp_known = fp_known, may_switch = false;
+
+        if (r->kind != XU_CFI_RULE) {
+            if (!fp_fallback) {
+                /* entry code clears rbp: the psABI's mark of the outermost frame */
+                end = r->kind == XU_CFI_NONE && fp_known && fp == 0 ?
+                      XU_WALK_COMPLETE : XU_WALK_BAD_FRAME;
+                break;
+            }
+            /* one frame-pointer step: [fp] = caller's fp, [fp+8] = return address */
+            if (fp_known && fp == 0) {
+                end = XU_WALK_COMPLETE;
+                break;
+            }
+            if (!fp_known || (fp & 7) || fp < sp || fp - sp > MAX_FRAME_BYTES ||
+                fp > UINT64_MAX - 16) {
+                end = XU_WALK_BAD_FRAME;
+                break;
+            }
+            if (xu_mem_read_u64(m, fp, &next_fp) < 0 || xu_mem_read_u64(m, fp + 8, &ra) < 0) {
+                end = XU_WALK_UNMAPPED;
+                break;
+            }
+            next_fp_known = true;
+            next_sp = fp + 16;
+            exact = false;
+        } else {
+            if (r->flags & CFI_F_RA_UNDEF) {
+                end = XU_WALK_COMPLETE;
+                break;
+            }
+            if ((r->flags & CFI_F_CFA_FP) && !fp_known) {
+                end = XU_WALK_BAD_FRAME;
+                break;
+            }
+            cfa = ((r->flags & CFI_F_CFA_FP) ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
+            if (cfa <= sp || cfa - sp > MAX_FRAME_BYTES) {
+                end = XU_WALK_BAD_FRAME;
+                break;
+            }
+            if (xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->ra_off, &ra) < 0 ||
+                ((r->flags & CFI_F_FP_AT) &&
+                 xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->fp_off, &next_fp) < 0)) {
+                end = XU_WALK_UNMAPPED;
+                break;
+            }
+            if (r->flags & CFI_F_FP_AT)
+                next_fp_known = true;
+            else if (r->flags & CFI_F_FP_UNDEF)
+                next_fp_known = false;
+            next_sp = cfa + (uint64_t)(int64_t)r->sp_off;
+            if ((r->flags & CFI_F_SP_AT) && xu_mem_read_u64(m, next_sp, &next_sp) < 0) {
+                end = XU_WALK_UNMAPPED;
+                break;
+            }
+            exact = (r->flags & CFI_F_SIGNAL) != 0;
+            may_switch = exact;
+        }
+
+        if (ra == 0) {
+            end = XU_WALK_COMPLETE;
+            break;
+        }
+        if (depth == max_depth) {
+            end = XU_WALK_DEPTH;
+            break;
+        }
+        pcs[depth++] = ra;
+        if (next_sp <= sp && (!may_switch || ++switches > MAX_STACK_SWITCHES)) {
+            end = XU_WALK_BAD_FRAME;
+            break;
+        }
+        pc = ra;
+        sp = next_sp;
+        fp = next_fp;
+        fp_known = next_fp_known;
+    }
+out:
+    out->depth = depth;
+    out->end = end;
+}
+
+static void cfi_walk(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+                     uint64_t *pcs, unsigned int max_depth, struct xu_unwind_result *out)
+{
+    walk(ctx, false, m, regs, pcs, max_depth, out);
+}
+
+static void auto_walk(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+                      uint64_t *pcs, unsigned int max_depth, struct xu_unwind_result *out)
+{
+    walk(ctx, true, m, regs, pcs, max_depth, out);
+}
+
+const struct xu_unwinder_ops xu_unwind_cfi_ops = {
+    .name = "cfi",
+    .walk = cfi_walk,
+};
+
+const struct xu_unwinder_ops xu_unwind_auto_ops = {
+    .name = "auto",
+    .walk = auto_walk,
+};
