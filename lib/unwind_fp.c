@@ -58,16 +58,18 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             end = XU_WALK_BAD_FRAME;
             break;
         }
+        /* Checked before reading: with max_depth 1 a sample touches no
+         * guest memory at all (the cheapest sample, the hypercall floor). */
+        if (depth == max_depth) {
+            end = XU_WALK_DEPTH;
+            break;
+        }
         if (xu_mem_read_u64(m, fp, &next_fp) < 0 || xu_mem_read_u64(m, fp + 8, &ret) < 0) {
             end = XU_WALK_UNMAPPED;
             break;
         }
         if (ret == 0) {
             end = XU_WALK_COMPLETE;
-            break;
-        }
-        if (depth == max_depth) {
-            end = XU_WALK_DEPTH;
             break;
         }
         pcs[depth++] = ret;

@@ -186,6 +186,24 @@ static void test_depth_limit(void **state)
     assert_memory_equal(pcs, chain, sizeof(chain));
 }
 
+static void test_depth_one_reads_no_memory(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    struct xu_mem_stats before, after;
+    uint64_t pcs[1];
+
+    assert_int_equal(sim_guest_chain(&f->g, 0, chain5, 5, &regs), 0);
+    xu_mem_get_stats(f->m, &before);
+    walk(f, &regs, pcs, 1, &res);
+    xu_mem_get_stats(f->m, &after);
+    assert_int_equal(res.end, XU_WALK_DEPTH);
+    assert_int_equal(res.depth, 1);
+    assert_int_equal(pcs[0], chain5[0]);
+    assert_int_equal(after.tlb_hits + after.tlb_misses, before.tlb_hits + before.tlb_misses);
+}
+
 static void test_zero_return_ends_chain(void **state)
 {
     struct fixture *f = *state;
@@ -260,6 +278,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unaligned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unmapped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_depth_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_depth_one_reads_no_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_return_ends_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp_below_sp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_long_mode_is_one_frame, setup, teardown),
