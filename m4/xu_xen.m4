@@ -157,6 +157,7 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
   AC_DEFINE_UNQUOTED([XU_BUILT_XEN_VERSION], ["${XU_XEN_VERSION:-none}"], [Xen version of the headers this build used])
   AM_CONDITIONAL([BACKEND_XENCALL], [test "x$have_backend_xencall" = xyes])
   AM_CONDITIONAL([BACKEND_XC], [test "x$have_backend_xc" = xyes])
+  AM_CONDITIONAL([BACKEND_XEN], [test "x$have_backend_xencall$have_backend_xc" != xnono])
   AM_CONDITIONAL([HAVE_XENSTORE], [test "x$have_xenstore" = xyes])
   AM_CONDITIONAL([BUILD_XLPLUGIN], [test "x$have_xlplugin" = xyes])
   AC_SUBST([XU_XEN_VERSION])
