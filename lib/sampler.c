@@ -241,6 +241,10 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         }
         now = now_ns();
         if (end_ns && now >= end_ns) {
+            /* deadlines that came and went while we were not running
+             * (descheduled near the end) are missed too */
+            if (!cfg->no_sleep && deadline_ns < end_ns)
+                st->missed_deadlines += (end_ns - deadline_ns + period_ns - 1) / period_ns;
             st->reason = XU_STOP_DURATION;
             break;
         }
@@ -301,9 +305,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             st->missed_deadlines += behind;
             deadline_ns += behind * period_ns;
         }
-        if (end_ns && deadline_ns > end_ns)
-            deadline_ns = end_ns;
-        wait_until(&waiter, deadline_ns, cfg->stop);
+        wait_until(&waiter, end_ns && deadline_ns > end_ns ? end_ns : deadline_ns, cfg->stop);
     }
     st->elapsed_s = (double)(now_ns() - start_ns) / 1e9;
     if (st->reason == XU_STOP_ERROR)

@@ -17,6 +17,7 @@
 #define XU_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -39,12 +40,30 @@ struct xu_output_meta {
     time_t start_time;          /* wall clock at the first sample */
 };
 
+/* svg: how frames are coloured. */
+enum xu_svg_palette {
+    XU_PALETTE_HASH = 0,        /* warm colours hashed from the name: stable across runs */
+    XU_PALETTE_ORIGIN,          /* by origin: guest kernel, application, unresolved */
+};
+
 struct xu_output_options {
     bool per_vcpu;              /* folded/report: separate vCPUs ("vcpu0;...") */
     const char *title;          /* svg: NULL = derived from the meta */
     unsigned int width;         /* svg: pixels, 0 = default */
-    double min_width;           /* svg: pixels, frames narrower are merged */
+    double min_width;           /* svg: pixels, frames narrower are merged; 0 = 0.1 */
     bool inverted;              /* svg: icicle graph */
+    const char *subtitle;       /* svg: NULL = derived from the meta */
+    enum xu_svg_palette palette;        /* svg */
+};
+
+/*
+ * Frames that are names rather than addresses: offline input (folded, or a
+ * raw trace the original uniprof already symbolised).  Each pcs[] value of
+ * the profile is then an index into names[] and syms is not consulted.
+ */
+struct xu_frame_names {
+    const char *const *names;
+    size_t count;
 };
 
 struct xu_output_ctx {
@@ -53,6 +72,8 @@ struct xu_output_ctx {
     const struct xu_output_meta *meta;
     const struct xu_output_options *opts;
     struct xu_log *log;
+    const struct xu_frame_names *names; /* NULL: pcs are addresses (see above) */
+    const struct xu_symtab *symtab;     /* NULL: no ELF (pprof mapping, build-id) */
 };
 
 struct xu_output_ops {
@@ -80,7 +101,9 @@ int xu_output_write_path(const struct xu_output_ops *ops, const char *path,
 
 /*
  * Shared by writers: the name of frame i of stack s (see above).  buf
- * receives hex for unresolved frames and must hold 19 bytes.
+ * receives hex for unresolved frames and must hold 19 bytes.  With
+ * ctx->names it is names->names[pcs[i]] (an index out of range reads as its
+ * hex form).
  */
 const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
                                  const struct xu_stack *s, uint32_t i,
@@ -88,5 +111,9 @@ const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
 
 extern const struct xu_output_ops xu_output_raw;
 extern const struct xu_output_ops xu_output_folded;
+extern const struct xu_output_ops xu_output_svg;
+extern const struct xu_output_ops xu_output_report;
+extern const struct xu_output_ops xu_output_pprof;
+extern const struct xu_output_ops xu_output_speedscope;
 
 #endif

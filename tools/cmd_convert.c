@@ -17,32 +17,18 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-
-enum {
-    OPT_PER_VCPU = 256,
-    OPT_TITLE,
-    OPT_SUBTITLE,
-    OPT_WIDTH,
-    OPT_MIN_WIDTH,
-    OPT_INVERTED,
-    OPT_PALETTE,
-};
+#include "output_funcs.h"
+#include "render_options.h"
 
 static const struct option convert_options[] = {
     { "elf",          required_argument, NULL, 'e' },
     { "format",       required_argument, NULL, 'f' },
     { "output",       required_argument, NULL, 'o' },
     { "input-format", required_argument, NULL, 'i' },
-    { "per-vcpu",     no_argument,       NULL, OPT_PER_VCPU },
-    { "title",        required_argument, NULL, OPT_TITLE },
-    { "subtitle",     required_argument, NULL, OPT_SUBTITLE },
-    { "width",        required_argument, NULL, OPT_WIDTH },
-    { "min-width",    required_argument, NULL, OPT_MIN_WIDTH },
-    { "inverted",     no_argument,       NULL, OPT_INVERTED },
-    { "palette",      required_argument, NULL, OPT_PALETTE },
     { "verbose",      no_argument,       NULL, 'v' },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
+    XU_RENDER_LONG_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -53,22 +39,15 @@ static const char convert_usage[] =
     "not) or folded stacks, and write it in another format.  INPUT may be -.\n"
     "\n"
     "Options:\n"
-    "  -e, --elf=FILE          symbolise addresses against this unstripped ELF\n"
-    "  -f, --format=FORMAT     output format (default: from -o's extension,\n"
-    "                          else folded)\n"
-    "  -o, --output=FILE       where to write (default: - for stdout)\n"
-    "  -i, --input-format=FMT  raw, folded or auto (default auto)\n"
-    "      --per-vcpu          keep vCPUs apart (folded, report, svg, speedscope)\n"
-    "      --title=TEXT        svg: the title\n"
-    "      --subtitle=TEXT     svg: the line under it\n"
-    "      --width=PIXELS      svg: image width (default 1200)\n"
-    "      --min-width=PIXELS  svg: narrower frames are merged (default 0.1)\n"
-    "      --inverted          svg: icicle graph, roots at the top\n"
-    "      --palette=NAME      svg: hash (by name, default) or origin (guest\n"
-    "                          kernel, application, unresolved)\n"
-    "  -v, --verbose           say more\n"
-    "  -q, --quiet             print errors only\n"
-    "  -h, --help              show this help\n";
+    "  -e, --elf=FILE         symbolise addresses against this unstripped ELF\n"
+    "  -f, --format=FORMAT    output format (default: from -o's extension,\n"
+    "                         else folded)\n"
+    "  -o, --output=FILE      where to write (default: - for stdout)\n"
+    "  -i, --input-format=FMT raw, folded or auto (default auto)\n"
+    XU_RENDER_USAGE
+    "  -v, --verbose          say more\n"
+    "  -q, --quiet            print errors only\n"
+    "  -h, --help             show this help\n";
 
 static void cmd_emit(void *ctx, enum xu_log_level level, const char *msg)
 {
@@ -178,19 +157,6 @@ static const char *bad_option(char **argv)
     return optind > 0 ? argv[optind - 1] : "?";
 }
 
-static int parse_positive(const char *s, double max, double *out)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v <= 0 || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int xu_cmd_convert(int argc, char **argv)
 {
     struct xu_output_options oo = { 0 };
@@ -202,11 +168,17 @@ int xu_cmd_convert(int argc, char **argv)
     enum xu_input_format ifmt = XU_INPUT_AUTO;
     int verbose = 0, c, rc;
     bool quiet = false;
-    double v;
+    char err[256];
 
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":e:f:o:i:vqh", convert_options, NULL)) != -1) {
+        switch (xu_render_option(c, optarg, &oo, err, sizeof(err))) {
+        case 1:
+            continue;
+        case -1:
+            return usage_error("convert", "%s", err);
+        }
         switch (c) {
         case 'e': elf = optarg; break;
         case 'f': format = optarg; break;
@@ -221,30 +193,6 @@ int xu_cmd_convert(int argc, char **argv)
             else
                 return usage_error("convert", "--input-format: '%s' is not raw, folded or auto",
                                    optarg);
-            break;
-        case OPT_PER_VCPU: oo.per_vcpu = true; break;
-        case OPT_TITLE: oo.title = optarg; break;
-        case OPT_SUBTITLE: oo.subtitle = optarg; break;
-        case OPT_WIDTH:
-            if (parse_positive(optarg, 100000, &v) < 0 || v < 200 || v != floor(v))
-                return usage_error("convert", "--width: '%s' is not a whole number of pixels "
-                                   "from 200 to 100000", optarg);
-            oo.width = (unsigned int)v;
-            break;
-        case OPT_MIN_WIDTH:
-            if (parse_positive(optarg, 10000, &v) < 0)
-                return usage_error("convert", "--min-width: '%s' is not a positive number of "
-                                   "pixels", optarg);
-            oo.min_width = v;
-            break;
-        case OPT_INVERTED: oo.inverted = true; break;
-        case OPT_PALETTE:
-            if (strcmp(optarg, "hash") == 0)
-                oo.palette = XU_PALETTE_HASH;
-            else if (strcmp(optarg, "origin") == 0)
-                oo.palette = XU_PALETTE_ORIGIN;
-            else
-                return usage_error("convert", "--palette: '%s' is not hash or origin", optarg);
             break;
         case 'v': verbose++; break;
         case 'q': quiet = true; break;

@@ -21,30 +21,19 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "render_options.h"
 #include "xu_atomic_file.h"
 #include "xu_flamegraph.h"
-
-enum {
-    OPT_PER_VCPU = 256,
-    OPT_TITLE,
-    OPT_WIDTH,
-    OPT_MIN_WIDTH,
-    OPT_INVERTED,
-};
 
 static const struct option diff_options[] = {
     { "elf",          required_argument, NULL, 'e' },
     { "output",       required_argument, NULL, 'o' },
     { "format",       required_argument, NULL, 'f' },
     { "input-format", required_argument, NULL, 'i' },
-    { "per-vcpu",     no_argument,       NULL, OPT_PER_VCPU },
-    { "title",        required_argument, NULL, OPT_TITLE },
-    { "width",        required_argument, NULL, OPT_WIDTH },
-    { "min-width",    required_argument, NULL, OPT_MIN_WIDTH },
-    { "inverted",     no_argument,       NULL, OPT_INVERTED },
     { "verbose",      no_argument,       NULL, 'v' },
     { "quiet",        no_argument,       NULL, 'q' },
     { "help",         no_argument,       NULL, 'h' },
+    XU_RENDER_LONG_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -56,17 +45,14 @@ static const char diff_usage[] =
     "are raw traces or folded stacks.\n"
     "\n"
     "Options:\n"
-    "  -o, --output=FILE       where to write the SVG (default: - for stdout)\n"
-    "  -e, --elf=FILE          symbolise raw addresses of both inputs\n"
-    "  -i, --input-format=FMT  raw, folded or auto (default auto)\n"
-    "      --per-vcpu          keep vCPUs apart\n"
-    "      --title=TEXT        the title\n"
-    "      --width=PIXELS      image width (default 1200)\n"
-    "      --min-width=PIXELS  narrower frames are merged (default 0.1)\n"
-    "      --inverted          icicle graph, roots at the top\n"
-    "  -v, --verbose           say more\n"
-    "  -q, --quiet             print errors only\n"
-    "  -h, --help              show this help\n";
+    "  -o, --output=FILE      where to write the SVG (default: - for stdout)\n"
+    "  -e, --elf=FILE         symbolise raw addresses of both inputs\n"
+    "  -i, --input-format=FMT raw, folded or auto (default auto)\n"
+    XU_RENDER_USAGE
+    "                         (--palette does not apply: colours show the change)\n"
+    "  -v, --verbose          say more\n"
+    "  -q, --quiet            print errors only\n"
+    "  -h, --help             show this help\n";
 
 static int usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -124,12 +110,19 @@ int xu_cmd_diff(int argc, char **argv)
     enum xu_input_format ifmt = XU_INPUT_AUTO;
     int verbose = 0, c, rc;
     bool quiet = false;
-    char *end;
-    double v;
+    char err[256];
 
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":e:o:f:i:vqh", diff_options, NULL)) != -1) {
+        if (c == XU_ROPT_PALETTE)
+            return usage_error("--palette: a diff is coloured by the change, not by a palette");
+        switch (xu_render_option(c, optarg, &oo, err, sizeof(err))) {
+        case 1:
+            continue;
+        case -1:
+            return usage_error("%s", err);
+        }
         switch (c) {
         case 'e': elf = optarg; break;
         case 'o': output = optarg; break;
@@ -145,25 +138,6 @@ int xu_cmd_diff(int argc, char **argv)
             else if (strcmp(optarg, "auto") != 0)
                 return usage_error("--input-format: '%s' is not raw, folded or auto", optarg);
             break;
-        case OPT_PER_VCPU: oo.per_vcpu = true; break;
-        case OPT_TITLE: oo.title = optarg; break;
-        case OPT_WIDTH:
-            errno = 0;
-            v = strtod(optarg, &end);
-            if (!*optarg || *end || errno || v < 200 || v > 100000 || v != floor(v))
-                return usage_error("--width: '%s' is not a whole number of pixels from 200 "
-                                   "to 100000", optarg);
-            oo.width = (unsigned int)v;
-            break;
-        case OPT_MIN_WIDTH:
-            errno = 0;
-            v = strtod(optarg, &end);
-            if (!*optarg || *end || errno || !isfinite(v) || v <= 0 || v > 10000)
-                return usage_error("--min-width: '%s' is not a positive number of pixels",
-                                   optarg);
-            oo.min_width = v;
-            break;
-        case OPT_INVERTED: oo.inverted = true; break;
         case 'v': verbose++; break;
         case 'q': quiet = true; break;
         case 'h':

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "options.h"
+#include "render_options.h"
 #include "xu_unwind.h"
 
 enum {
     OPT_MAX_DEPTH = 256,
     OPT_BACKEND,
-    OPT_PER_VCPU,
     OPT_STATS,
     OPT_CREATE,
     OPT_DESTROY,
@@ -31,7 +31,6 @@ static const struct option long_options[] = {
     { "backend",   required_argument, NULL, OPT_BACKEND },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "unwind",    required_argument, NULL, OPT_UNWIND },
-    { "per-vcpu",  no_argument,       NULL, OPT_PER_VCPU },
     { "stats",     required_argument, NULL, OPT_STATS },
     { "create",    required_argument, NULL, OPT_CREATE },
     { "destroy",   no_argument,       NULL, OPT_DESTROY },
@@ -39,6 +38,7 @@ static const struct option long_options[] = {
     { "quiet",     no_argument,       NULL, 'q' },
     { "help",      no_argument,       NULL, 'h' },
     { "version",   no_argument,       NULL, 'V' },
+    XU_RENDER_LONG_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 
@@ -64,12 +64,12 @@ static const char usage_text[] =
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
     "      --unwind=HOW       auto (DWARF CFI where the ELF has it, frame pointers\n"
     "                         elsewhere; the default), fp, or cfi\n"
-    "      --per-vcpu         keep vCPUs apart in the output\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
     "      --create=CONFIG    create the domain from an xl config, paused, and\n"
     "                         profile it from its first instruction\n"
     "      --destroy          destroy the domain when done (with --create)\n"
-    "  -v, --verbose          say more (repeat for debug output)\n"
+    XU_RENDER_USAGE
+    "  -v, --verbose          say more (debug output)\n"
     "  -q, --quiet            print errors only\n"
     "  -h, --help             show this help and exit\n"
     "  -V, --version          show the version and exit\n";
@@ -135,6 +135,8 @@ static const char *opt_name(int c, char *buf, size_t len)
 {
     size_t i;
 
+    if (xu_render_option_name(c))
+        return xu_render_option_name(c);
     for (i = 0; long_options[i].name; i++)
         if (long_options[i].val == c) {
             if (c < 256)
@@ -157,6 +159,12 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
     opterr = 0;     /* we word the errors ourselves (and the leading colon reports missing arguments as :) */
     optind = 0;     /* glibc: full re-initialisation, so tests can parse twice */
     while ((c = getopt_long(argc, argv, ":F:T:o:f:e:vqhV", long_options, NULL)) != -1) {
+        switch (xu_render_option(c, optarg, &o->render, err, errlen)) {
+        case 1:
+            continue;
+        case -1:
+            return XU_PARSE_ERROR;
+        }
         switch (c) {
         case 'F':
             if (parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
@@ -199,9 +207,6 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 o->unwind = XU_UNWIND_CFI;
             else
                 return fail(err, errlen, "--unwind: '%s' is not auto, fp or cfi", optarg);
-            break;
-        case OPT_PER_VCPU:
-            o->per_vcpu = true;
             break;
         case OPT_STATS:
             if (!*optarg)

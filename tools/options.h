@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "xu_output.h"
+
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0
 
@@ -33,7 +35,7 @@ struct xu_options {
     bool destroy;               /* --destroy: destroy the domain at the end (with --create) */
     unsigned int max_depth;
     enum xu_unwind_choice unwind;
-    bool per_vcpu;
+    struct xu_output_options render;    /* --per-vcpu, --title, --width, ... */
     int verbose;                /* -v count */
     bool quiet;
 };

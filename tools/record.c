@@ -643,13 +643,14 @@ int xu_record(const struct xu_options *o)
     meta.guest_type = info.type;
     meta.frequency_hz = o->frequency;
     meta.duration_s = st.elapsed_s;
-    oopts.per_vcpu = o->per_vcpu;
+    oopts = o->render;
     memset(&octx, 0, sizeof(octx));
     octx.profile = profile;
     octx.syms = sz;
     octx.meta = &meta;
     octx.opts = &oopts;
     octx.log = &log;
+    octx.symtab = elf.symtab;
     rc = xu_output_write_path(fmt, out_path, &octx);
     if (rc < 0) {
         ec = XU_EXIT_FAILURE;

@@ -35,7 +35,8 @@ static void test_defaults(void **state)
     assert_null(o.elf);
     assert_int_equal(o.max_depth, 128);
     assert_int_equal(o.unwind, XU_UNWIND_AUTO);
-    assert_false(o.per_vcpu);
+    assert_false(o.render.per_vcpu);
+    assert_int_equal(o.render.width, 0);
 }
 
 static void test_all_options(void **state)
@@ -54,7 +55,7 @@ static void test_all_options(void **state)
     assert_string_equal(o.elf, "k.elf");
     assert_string_equal(o.backend, "xc");
     assert_int_equal(o.max_depth, 64);
-    assert_true(o.per_vcpu);
+    assert_true(o.render.per_vcpu);
     assert_string_equal(o.stats, "s.json");
     assert_int_equal(o.verbose, 1);
     assert_string_equal(o.domain, "7");
@@ -71,6 +72,21 @@ static void test_options_after_domain(void **state)
     assert_true(o.frequency == 50.0);
     assert_true(o.duration == 30.0);
     assert_string_equal(o.output, "w.svg");
+}
+
+static void test_render_options(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "web1", "--title", "T", "--subtitle", "S", "--width", "1600",
+                           "--min-width", "0.5", "--inverted", "--palette", "origin"),
+                     XU_PARSE_OK);
+    assert_string_equal(o.render.title, "T");
+    assert_string_equal(o.render.subtitle, "S");
+    assert_int_equal(o.render.width, 1600);
+    assert_true(o.render.min_width == 0.5);
+    assert_true(o.render.inverted);
+    assert_int_equal(o.render.palette, XU_PALETTE_ORIGIN);
 }
 
 static void test_create(void **state)
@@ -121,6 +137,9 @@ static void test_errors_name_the_option(void **state)
         { { "-F", "99" }, 2, "no DOMAIN" },
         { { "--destroy", "d" }, 2, "--destroy only goes with --create" },
         { { "--unwind", "dwarf", "d" }, 3, "--unwind: 'dwarf'" },
+        { { "--width", "100", "d" }, 3, "--width: '100'" },
+        { { "--palette", "rainbow", "d" }, 3, "--palette: 'rainbow'" },
+        { { "d", "--title" }, 2, "--title needs an argument" },
         { { "--create", "x.cfg", "d" }, 3, "unexpected DOMAIN 'd'" },
     };
     struct xu_options o;
@@ -144,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_all_options),
         cmocka_unit_test(test_options_after_domain),
+        cmocka_unit_test(test_render_options),
         cmocka_unit_test(test_create),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_errors_name_the_option),

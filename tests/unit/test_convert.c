@@ -1,0 +1,330 @@
+/*
+ * test_convert.c - `xen-uniprof convert` and `xen-uniprof diff` end to end:
+ * an original-uniprof trace (with its `0` terminators) and an ELF written
+ * here, converted to exact folded and report text; symbolised and folded
+ * input; usage errors (exit 2, naming the option) and a stripped ELF
+ * (exit 4); a differential flame graph.
+ *
+ * ELF: main [0x1000, 0x1040)   work [0x1040, 0x1080)   leaf [0x1080, 0x10a0)
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "mkelf.h"
+
+struct fixture {
+    char dir[64];
+    char elf[128], stripped[128], trace[128], syms[128], folded[128], out[128], err[128];
+    char *text;
+};
+
+/* Two walks that completed, one that failed (0), and a return address at
+ * the very start of a function (0x1040 as a caller is main's: pc - 1). */
+static const char trace_hex[] =
+    "#unikernel stack tracer using xencall hypercall interface\n"
+    "#tracing domid 4 on 2021-05-01 12:00:00 UTC (+0000)\n"
+    "\n"
+    "0x1084\n0x1050\n0x1010\n1\n\n"
+    "0x1090\n0x1041\n0\n\n"
+    "0x1084\n0x1050\n0x1010\n1\n\n"
+    "0x1044\n0x1010\n1\n\n"
+    "0x1040\n0x1040\n1\n\n";
+
+/* The same trace as uniprof's symbolize step wrote it. */
+static const char trace_syms[] =
+    "#unikernel stack tracer using xencall hypercall interface\n"
+    "#tracing domid 4 on 2021-05-01 12:00:00 UTC (+0000)\n"
+    "\n"
+    "leaf+0x4\nwork+0x10\nmain+0x10\n1\n\n"
+    "leaf+0x10\nwork+0x1\n0\n\n"
+    "leaf+0x4\nwork+0x10\nmain+0x10\n1\n\n"
+    "work+0x4\nmain+0x10\n1\n\n"
+    "work\nmain+0x3f\n1\n\n";
+
+static const char expected_folded[] =
+    "[incomplete];work;leaf 1\n"
+    "main;work 2\n"
+    "main;work;leaf 2\n";
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    long len;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    buf = malloc((size_t)len + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int setup(void **state)
+{
+    static const struct mkelf_sym syms[] = {
+        { "main", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "work", 0x1040, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "leaf", 0x1080, 0x20, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    struct fixture *fx = calloc(1, sizeof(*fx));
+
+    assert_non_null(fx);
+    strcpy(fx->dir, "/tmp/test_convert.XXXXXX");
+    assert_non_null(mkdtemp(fx->dir));
+    snprintf(fx->elf, sizeof(fx->elf), "%s/guest.elf", fx->dir);
+    snprintf(fx->stripped, sizeof(fx->stripped), "%s/stripped.elf", fx->dir);
+    snprintf(fx->trace, sizeof(fx->trace), "%s/trace.raw", fx->dir);
+    snprintf(fx->syms, sizeof(fx->syms), "%s/trace.syms", fx->dir);
+    snprintf(fx->folded, sizeof(fx->folded), "%s/in.folded", fx->dir);
+    snprintf(fx->out, sizeof(fx->out), "%s/out", fx->dir);
+    snprintf(fx->err, sizeof(fx->err), "%s/stderr", fx->dir);
+    assert_int_equal(mkelf_write(fx->elf, 0x1000, 0x100, syms, 3, MKELF_BUILD_ID), 0);
+    assert_int_equal(mkelf_write(fx->stripped, 0x1000, 0x100, syms, 3, MKELF_STRIPPED), 0);
+    write_file(fx->trace, trace_hex);
+    write_file(fx->syms, trace_syms);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fx = *state;
+    char cmd[160];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+    assert_int_equal(system(cmd), 0);
+    free(fx->text);
+    free(fx);
+    return 0;
+}
+
+/* Run a subcommand with its stderr going to fx->err. */
+static int run(struct fixture *fx, int (*cmd)(int, char **), ...)
+{
+    char *argv[32];
+    int argc = 0, saved, fd, rc;
+    va_list ap;
+
+    va_start(ap, cmd);
+    while ((argv[argc] = va_arg(ap, char *)) != NULL)
+        argc++;
+    va_end(ap);
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(fx->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    rc = cmd(argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    free(fx->text);
+    fx->text = read_file(fx->err);
+    return rc;
+}
+
+static void test_convert_original_to_folded(void **state)
+{
+    struct fixture *fx = *state;
+    char *out;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "folded", "-o",
+                         fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected_folded);
+    free(out);
+    /* The format from the extension; the symbolised trace gives the same. */
+    strcat(fx->out, ".collapsed");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--elf", fx->elf, "-o", fx->out,
+                         fx->syms, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected_folded);
+    free(out);
+    /* Symbolised frames need no ELF at all. */
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-o", fx->out, fx->syms, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected_folded);
+    free(out);
+}
+
+static void test_convert_report(void **state)
+{
+    struct fixture *fx = *state;
+    static const char expected[] =
+        "xen-uniprof report\n"
+        "Samples: 5 in 4 distinct stacks, 1 incomplete walks (20.00%)\n"
+        "\n"
+        "Top functions by self samples\n"
+        "     Self   Self%     Total  Total%  Function\n"
+        "        3  60.00%         3  60.00%  leaf\n"
+        "        2  40.00%         5 100.00%  work\n"
+        "\n"
+        "Top functions by total samples\n"
+        "     Self   Self%     Total  Total%  Function\n"
+        "        2  40.00%         5 100.00%  work\n"
+        "        0   0.00%         4  80.00%  main\n"
+        "        3  60.00%         3  60.00%  leaf\n";
+    char *out;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "report", "-o",
+                         fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected);
+    free(out);
+}
+
+/* Without an ELF the addresses stay addresses, and the raw writer gives
+ * back the trace it read (one block per sample, same terminators). */
+static void test_convert_raw_roundtrip(void **state)
+{
+    struct fixture *fx = *state;
+    char *out;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "folded", "-o", fx->out,
+                         fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, "0x1010;0x1044 1\n"
+                             "0x1010;0x1050;0x1084 2\n"
+                             "0x1040;0x1040 1\n"
+                             "[incomplete];0x1041;0x1090 1\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "raw", "-o", fx->out,
+                         fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_non_null(strstr(out, "#tracing domid 4 on "));
+    assert_non_null(strstr(out, "\n\n0x1084\n0x1050\n0x1010\n1\n\n0x1084\n0x1050\n0x1010\n1\n\n"
+                                "0x1090\n0x1041\n0\n\n0x1044\n0x1010\n1\n\n0x1040\n0x1040\n1\n\n"));
+    free(out);
+}
+
+static void test_convert_folded_input(void **state)
+{
+    struct fixture *fx = *state;
+    char *out;
+
+    write_file(fx->folded, "main;work;leaf 2\n[incomplete];work;leaf 1\nmain;work 2\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-i", "folded", "-f", "folded", "-o",
+                         fx->out, fx->folded, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected_folded);
+    free(out);
+    /* Any format from folded input: speedscope, with the names. */
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "speedscope", "-o", fx->out,
+                         fx->folded, NULL), 0);
+    out = read_file(fx->out);
+    assert_non_null(strstr(out, "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
+    assert_non_null(strstr(out, "{\"name\":\"leaf\"}"));
+    assert_non_null(strstr(out, "\"weights\":[2,1,2]"));
+    free(out);
+}
+
+static void test_convert_usage_errors(void **state)
+{
+    struct fixture *fx = *state;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--bogus", fx->trace, NULL),
+                     XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "'--bogus'"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", fx->trace, "-e", NULL), XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "'-e' needs an argument"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--width", "12x", fx->trace, NULL),
+                     XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "--width: '12x'"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "jpeg", fx->trace, NULL),
+                     XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "--format: unknown format 'jpeg'"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-o", "x.unknown", fx->trace, NULL),
+                     XU_EXIT_USAGE);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", NULL), XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "no INPUT"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--palette=rainbow", fx->trace, NULL),
+                     XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "--palette: 'rainbow'"));
+    assert_int_equal(run(fx, xu_cmd_diff, "diff", fx->trace, NULL), XU_EXIT_USAGE);
+    assert_non_null(strstr(fx->text, "BEFORE and AFTER"));
+    assert_int_equal(run(fx, xu_cmd_diff, "diff", "-f", "pprof", fx->trace, fx->trace, NULL),
+                     XU_EXIT_USAGE);
+}
+
+static void test_convert_failures(void **state)
+{
+    struct fixture *fx = *state;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->stripped, "-f", "svg", "-o",
+                         fx->out, fx->trace, NULL), XU_EXIT_SYMBOLS);
+    assert_non_null(strstr(fx->text, "stripped"));
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->trace, "-f", "svg", "-o",
+                         fx->out, fx->trace, NULL), XU_EXIT_SYMBOLS);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "svg", "-o", fx->out,
+                         "/nonexistent/trace", NULL), XU_EXIT_FAILURE);
+    write_file(fx->folded, "#unikernel stack tracer\n#tracing domid 1 on x\n\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "svg", "-o", fx->out, fx->folded,
+                         NULL), XU_EXIT_FAILURE);
+    assert_non_null(strstr(fx->text, "no samples"));
+}
+
+static void test_diff(void **state)
+{
+    struct fixture *fx = *state;
+    char before[160], out[160];
+    char *svg;
+
+    snprintf(before, sizeof(before), "%s/before.folded", fx->dir);
+    snprintf(out, sizeof(out), "%s/diff.svg", fx->dir);
+    write_file(before, "main;work;leaf 50\nmain;work 150\n");
+    assert_int_equal(run(fx, xu_cmd_diff, "diff", before, fx->trace, "-e", fx->elf, "-o", out,
+                         NULL), 0);
+    svg = read_file(out);
+    assert_non_null(strstr(svg, ">Differential Flame Graph</text>"));
+    /* main;work;leaf: 25% of BEFORE, 40% of AFTER (2 of 5): grew, red;
+     * under [incomplete] it is new. */
+    assert_non_null(strstr(svg, "<title>leaf (1 sample, 20.00%; before 0, 0.00%; "
+                                "+20.00%)</title>"));
+    assert_non_null(strstr(svg, "<title>leaf (2 samples, 40.00%; before 50, 25.00%; "
+                                "+15.00%)</title><rect "));
+    assert_non_null(strstr(svg, "fill=\"rgb(255,"));
+    free(svg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_convert_original_to_folded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_report, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_raw_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_folded_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_usage_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_diff, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
