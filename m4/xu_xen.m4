@@ -17,10 +17,21 @@ AC_DEFUN([XU_WITH_XEN_PREFIX], [
     done
     AS_IF([test -z "$xu_pc"],
       [AC_MSG_ERROR([--with-xen=$with_xen holds no pkg-config directory (expected usr/lib/x86_64-linux-gnu/pkgconfig)])])
+    dnl The system's directories follow DIR's (below): without Xen's own .pc
+    dnl files in DIR the host's Xen would be used silently.
+    xu_has_xen_pc=no
+    for d in `echo "$xu_pc" | tr ':' ' '`; do
+      AS_IF([test -f "$d/xencontrol.pc" || test -f "$d/xencall.pc"], [xu_has_xen_pc=yes])
+    done
+    AS_IF([test "x$xu_has_xen_pc" = xno],
+      [AC_MSG_ERROR([--with-xen=$with_xen holds no Xen pkg-config files (xencontrol.pc): stage a Xen there with scripts/xen-sysroot])])
     dnl Xen's and the system's .pc files both say prefix=/usr: the sysroot
-    dnl rewrites their -I/-L into DIR; system libraries stay reachable for
-    dnl libelf and friends through the normal search path.
-    xen_pc_libdir=$xu_pc
+    dnl rewrites their -I/-L into DIR.  The system's pkg-config directories
+    dnl come after DIR's, only so that non-Xen modules a Xen .pc file
+    dnl requires (zlib for xenhypfs in 4.14, yajl) resolve: every Xen module
+    dnl is found in DIR first.
+    xu_sys_pc=`$PKG_CONFIG --variable pc_path pkg-config 2>/dev/null`
+    xen_pc_libdir=$xu_pc${xu_sys_pc:+:}$xu_sys_pc
     AC_SUBST([xen_pc_libdir])
   ])
 ])
@@ -39,8 +50,12 @@ AC_DEFUN([XU_XEN_PKG], [
   AS_IF([test -z "$PKG_CONFIG_LIBDIR"], [unset PKG_CONFIG_LIBDIR])
   dnl Staged libraries are not in the loader's path: bake the sysroot's
   dnl library directory into the test programs' link line.
+  dnl Their headers are then included as system headers, as /usr/include's
+  dnl are in a normal build: warnings in Xen's own inline code (libxl_utils.h
+  dnl of 4.20 compares int with uint32_t) must not fail --enable-werror.
   AS_IF([test "x$xu_pkg_ok" = xyes && test -n "$with_xen"], [
     $1_LIBS="-L$with_xen/usr/lib/x86_64-linux-gnu -Wl,-rpath-link,$with_xen/usr/lib/x86_64-linux-gnu $$1_LIBS"
+    $1_CFLAGS=`echo " $$1_CFLAGS" | sed 's/ -I/ -isystem /g'`
   ])
 ])
 
@@ -80,6 +95,44 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
     dnl xl-plugin: libxl, and libxlutil to read xl config files (--create).
     XU_XEN_PKG([XENLIGHT], [xenlight xlutil xentoollog])
     have_xenlight=$xu_pkg_ok
+
+    dnl A staged Xen from a newer Debian than the host (4.20 from trixie on
+    dnl bookworm) has libraries that need a newer glibc (GLIBC_2.38 symbol
+    dnl versions): the host's linker cannot resolve them.  Our own code needs
+    dnl only the host's glibc, which every newer one provides, so linking
+    dnl with --allow-shlib-undefined gives binaries that run where that Xen's
+    dnl libraries run: in its own dom0, with its own libc (scripts/xen-sysroot
+    dnl stages that libc too, for the lab and for make check through
+    dnl scripts/xen-sysroot-exec).
+    xu_xen_foreign_libc=no
+    dnl The staged libraries' own dependencies (libxenctrl needs
+    dnl libxentoolcore...) must resolve in DIR too, never in the host's Xen.
+    AS_IF([test -n "$with_xen"],
+      [LDFLAGS="$LDFLAGS -Wl,-rpath-link,$with_xen/usr/lib/x86_64-linux-gnu"])
+    AS_IF([test -n "$with_xen" && test "x$have_xenstore" = xyes], [
+      xu_save_LIBS=$LIBS
+      LIBS="$XENSTORE_LIBS $LIBS"
+      AC_MSG_CHECKING([whether the staged Xen's libraries link with the host's C library])
+      AC_LINK_IFELSE([AC_LANG_CALL([], [xs_open])], [AC_MSG_RESULT([yes])], [
+        AC_MSG_RESULT([no])
+        LIBS="$XENSTORE_LIBS -Wl,--allow-shlib-undefined $xu_save_LIBS"
+        AC_MSG_CHECKING([whether they link with -Wl,--allow-shlib-undefined])
+        AC_LINK_IFELSE([AC_LANG_CALL([], [xs_open])], [
+          AC_MSG_RESULT([yes])
+          xu_xen_foreign_libc=yes
+          dnl In LDFLAGS: libtool drops -Wl options that reach a
+          dnl program only through a convenience library's LIBADD.
+          LDFLAGS="$LDFLAGS -Wl,--allow-shlib-undefined"
+          AC_MSG_WARN([Xen's libraries in $with_xen need a newer C library than this host's: the programs built run only with that Xen's libc (in its dom0, or through scripts/xen-sysroot-exec $with_xen)])
+        ], [
+          AC_MSG_RESULT([no])
+          AC_MSG_ERROR([cannot link against the Xen libraries in $with_xen (see config.log)])
+        ])
+      ])
+      LIBS=$xu_save_LIBS
+    ])
+    XU_XEN_FOREIGN_LIBC=$xu_xen_foreign_libc
+    AC_SUBST([XU_XEN_FOREIGN_LIBC])
 
     dnl The domctl/sysctl headers are tools-only and must come from the same
     dnl Xen as the libraries: the interface version is compiled in.

@@ -518,6 +518,21 @@ int xu_record(const struct xu_options *o)
     if (ec != XU_EXIT_OK)
         goto out;
 
+    /*
+     * Before the guest can be paused by us, a guardian watches: it unpauses
+     * the guest if we die.  Forked before we open our own Xen handles, so
+     * that it inherits none of them (it opens its own).
+     */
+    rc = xu_guardian_start(&guardian, backend, entry.domid, &pause_state, &log);
+    if (rc < 0) {
+        xu_error(&log, "cannot start the guardian process that unpauses the guest if "
+                 "xen-uniprof dies: %s", strerror(-rc));
+        ec = exit_for_target_error(rc);
+        goto out;
+    }
+    if (created_paused)
+        *pause_state = XU_PAUSE_PAUSED;     /* the creation pause is ours to undo */
+
     rc = xu_target_open(&target, backend, entry.domid, &log);
     if (rc < 0) {
         ec = exit_for_target_error(rc);
@@ -531,17 +546,6 @@ int xu_record(const struct xu_options *o)
         ec = exit_for_target_error(rc);
         goto out;
     }
-
-    /* From here on the guest may be paused by us: a guardian watches. */
-    rc = xu_guardian_start(&guardian, backend, entry.domid, &pause_state, &log);
-    if (rc < 0) {
-        xu_error(&log, "cannot start the guardian process that unpauses the guest if "
-                 "xen-uniprof dies: %s", strerror(-rc));
-        ec = XU_EXIT_FAILURE;
-        goto out;
-    }
-    if (created_paused)
-        *pause_state = XU_PAUSE_PAUSED;     /* the creation pause is ours to undo */
 
     mem = xu_mem_new(&target, NULL);
     profile = xu_profile_new(0);
