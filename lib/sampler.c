@@ -49,15 +49,19 @@ static uint64_t now_ns(void)
 
 /*
  * Waiting for the next deadline.  A plain absolute sleep wakes late by the
- * kernel's timer slack and scheduling latency: tens of microseconds on
- * hardware, milliseconds in a busy or emulated dom0, which at 1 kHz would
- * lose most ticks.  So we sleep until shortly before the deadline, by the
- * wake-up latency measured so far (an exponentially weighted average), and
- * spin the rest.  The spin is bounded by MAX_SPIN_NS per tick and ends
- * early when *stop is set.
+ * kernel's timer slack and scheduling latency, tens of microseconds on
+ * hardware.  So we sleep until shortly before the deadline, by the wake-up
+ * latency measured so far (an exponentially weighted average), and spin
+ * the rest, but never more than MAX_SPIN_NS: dom0 may share a physical CPU
+ * with the guest, and a profiler that spins steals the very CPU time whose
+ * use it measures (the guest then barely moves between samples and they
+ * stop being independent; the lab saw shares off by 2-4 points with 2 ms
+ * spins on a one-CPU host).  Where wake-ups are later than that (an
+ * emulated or overloaded dom0), ticks are late and counted as missed
+ * deadlines instead.  The spin ends early when *stop is set.
  */
-#define MAX_SPIN_NS 2000000ULL      /* 2 ms */
-#define SPIN_MARGIN_NS 20000ULL     /* sleep this much less than the estimate */
+#define MAX_SPIN_NS 50000ULL        /* 50 us */
+#define SPIN_MARGIN_NS 5000ULL      /* sleep this much less than the estimate */
 
 struct waiter {
     uint64_t late_ns;               /* estimated wake-up latency */
