@@ -1,0 +1,90 @@
+/*
+ * guest.h - what the shared ground-truth programs (ratio.c, nested.c, smp.c)
+ * get from the per-type boot code (pv/, pvh/).
+ *
+ * The shared code is the measured program: its call graph and the work done
+ * in each function are the ground truth the lab compares profiles with.  The
+ * boot code only brings the CPU into 64-bit C, gives a console and starts a
+ * second vCPU; it runs once, so it never shows up in a profile.
+ *
+ * Every guest's chains end in an asm entry that zeroes RBP before its first
+ * call, so a frame-pointer walk ends cleanly at:
+ *     vCPU 0:  _start;start_kernel;main;...
+ *     vCPU 1:  _start_ap;secondary_main;...
+ */
+#ifndef GUEST_H
+#define GUEST_H
+
+/* Console: PV console ring (PV) or Xen's debug port 0xe9 (PVH).  Slow: the
+ * programs print only every few hundred rounds so the hot loops dominate. */
+void console_puts(const char *s);
+void console_hex(unsigned long v);
+
+/* Bring up vCPU id (VCPUOP_initialise + VCPUOP_up) running secondary_main()
+ * on its own stack.  Returns 0 or the (negative) hypercall error. */
+long start_secondary_vcpu(unsigned int id);
+
+/* Provided by the shared program. */
+void main(void);
+void secondary_main(void);
+
+/* Rounds of the main loop completed: the guest's heartbeat.  Exported so a
+ * debugger, xenctx or a test can see the guest make progress. */
+extern volatile unsigned long progress;
+
+/*
+ * One unit of work: on average WORK_ITERS iterations of a loop on a volatile
+ * local.  Expanded inline, so the time is the calling function's own
+ * ("self") time.
+ *
+ * The local lives in the stack frame, which matters: GCC 12 gives a leaf
+ * function that needs no stack no frame at all, even with
+ * -mno-omit-leaf-frame-pointer, and a frame-pointer walk from such a leaf
+ * skips its caller.
+ *
+ * The length of each call is drawn uniformly from [1/2, 3/2) of the mean, so
+ * the loop has no period a sampler's own period could alias with (a strictly
+ * periodic guest sampled at a near-commensurate rate sees the same few points
+ * of its loop over and over, and the shares come out several points off).
+ * Over the thousands of calls in a run the work per call still averages out
+ * equal.  WORK_ITERS makes a unit about 0.1 ms under QEMU TCG: call and loop
+ * overhead is noise (a few dozen instructions per unit), and even a guest left
+ * 10 % of the CPU by a busy profiler runs hundreds of rounds per second.
+ */
+#ifndef WORK_ITERS
+#define WORK_ITERS 10000UL
+#endif
+
+/* xorshift64: racy when both vCPUs of smp use it, which only scrambles it
+ * more. */
+extern unsigned long work_seed;
+static inline __attribute__((always_inline)) unsigned long work_random(void)
+{
+    unsigned long x = work_seed;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    work_seed = x;
+    return x;
+}
+
+#define WORK(units)                                                     \
+    do {                                                                \
+        unsigned long w_n_ = (units) * (WORK_ITERS / 2 + work_random() % WORK_ITERS); \
+        for (volatile unsigned long w_i_ = 0; w_i_ < w_n_; w_i_++)      \
+            ;                                                           \
+    } while (0)
+
+/* After a call that must not be the function's last instruction (else the
+ * return address would symbolize as the next function). */
+#define KEEP_FRAME() __asm__ volatile("" ::: "memory")
+
+/* Rounds between "alive" lines, for a program doing UNITS units per round:
+ * about every 15 s of the guest's own time.  Printing is slow (each PVH byte
+ * is a trip through Xen), so it must stay far below 0.1 % of the samples. */
+#define PRINT_EVERY(units) (160000UL / (units))
+
+#define NOINLINE __attribute__((noinline, used))
+
+#endif

@@ -1,0 +1,206 @@
+#!/bin/sh
+# dom0's /init in the lab (busybox sh): bring up the Xen toolstack, mount the host's output
+# directory, run /lab-scenarios, and power off.
+#
+# Kernel command line knobs (set by tests/lab/run):
+#   xu_lab_seconds=N   sampling time per xen-uniprof run (default: enough for the samples
+#                      each check needs, from the rate measured so far, at most 60 s)
+#   xu_lab_freq=HZ     sampling frequency
+#   xu_lab_only=RE     run only the scenarios whose id matches the extended regexp RE
+#   xu_lab_out=9p|console   how outputs go back to the host (default 9p, console as fallback)
+#   xu_lab_demo=SECS   instead of the scenarios: the demo (scripts/demo)
+XENVER=$(cat /etc/xu-lab-xen-version)
+export PATH=/usr/local/bin:/usr/local/sbin:/bin:/sbin:/usr/bin:/usr/sbin:/usr/lib/xen-$XENVER/bin
+export LD_LIBRARY_PATH=/usr/local/lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
+export HOME=/root
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /run
+mkdir -p /run/xen /run/xenstored /var/lib/xen /var/log/xen/console /var/lib/xenstored /tmp /root
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+mark() { echo "@@LAB $* t=$(uptime_s)"; }
+
+LAB_SECONDS= LAB_MAX_SECONDS=60 LAB_FREQ=997 LAB_ONLY= LAB_OUTMODE=9p LAB_DEMO=
+for a in $(cat /proc/cmdline); do
+    case $a in
+        xu_lab_seconds=*) LAB_SECONDS=${a#*=} ;;
+        xu_lab_freq=*) LAB_FREQ=${a#*=} ;;
+        xu_lab_only=*) LAB_ONLY=${a#*=} ;;
+        xu_lab_out=*) LAB_OUTMODE=${a#*=} ;;
+        xu_lab_demo=*) LAB_DEMO=${a#*=} ;;
+    esac
+done
+mark DOM0_INIT
+
+KVER=$(uname -r)
+while read -r m; do
+    insmod "/lib/modules/$KVER/$m.ko" 2>/dev/null || echo "@@LAB insmod $m failed"
+done < /lib/modules/order
+mount -t xenfs xenfs /proc/xen
+
+# Outputs: the host's $LAB_OUT/dom0 over 9p; if that cannot be mounted, a tmpfs whose
+# contents are printed base64 between markers at the end (tests/lab/run decodes either).
+OUTMODE=console
+if [ "$LAB_OUTMODE" = 9p ] &&
+   mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 xu_lab_out /out; then
+    OUTMODE=9p
+fi
+mark OUTPUT_MODE "$OUTMODE"
+rm -rf /out/* 2>/dev/null
+
+xenstored --pid-file /run/xenstored.pid
+i=0
+while ! xenstore-read -s / >/dev/null 2>&1 && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+xen-init-dom0 >/dev/null
+xenconsoled --pid-file /run/xenconsoled.pid --log=guest --log-dir=/var/log/xen/console
+mark TOOLSTACK_UP
+# dom0 keeps Xen's default scheduling weight, equal to the guests'.  Favouring it (say
+# weight 65535) gives the profiler more ticks, but leaves the guest so little of QEMU's one
+# CPU that consecutive samples catch it at nearly the same point: the shares then came out
+# 2-4 points off with 5000+ samples.
+xl info > /out/xl-info.txt 2>&1
+command -v xen-uniprof >/dev/null && xen-uniprof --version > /out/xen-uniprof-version.txt 2>&1
+command -v xen-uniprof >/dev/null && xen-uniprof --help > /out/xen-uniprof-help.txt 2>&1
+
+# ---- helpers the scenario file uses -----------------------------------------------------
+# Every scenario leaves /out/<id>.{cmd,rc,stderr,xllist,xllist-before,secs} next to its
+# output; the host
+# side (tests/lab/analyze) reads them.
+
+# selected ID: is scenario ID in this run (xu_lab_only)?
+selected() {
+    [ -z "$LAB_ONLY" ] || echo "$1" | grep -Eq "$LAB_ONLY"
+}
+
+# guest_up NAME: xl create NAME's config (unless no scenario of NAME is selected).
+guest_up() {
+    selected "$1-xenctx" || selected "$1-xencall" || selected "$1-xc" ||
+        return 0
+    echo "@@LAB xl create $1"
+    if xl create "/etc/xen/$1.cfg" > "/out/$1.create.txt" 2>&1; then
+        sleep 2
+        xl list "$1" > "/out/$1.create-xllist.txt" 2>&1
+    else
+        echo "@@LAB xl create $1 FAILED"; cat "/out/$1.create.txt"
+    fi
+}
+
+guest_down() {
+    xl domid "$1" >/dev/null 2>&1 || return 0
+    [ -f "/var/log/xen/console/guest-$1.log" ] &&
+        cp "/var/log/xen/console/guest-$1.log" "/out/$1.console.txt"
+    xl destroy "$1" > /dev/null 2>&1
+}
+
+# run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
+# The guest named by the command's second word must be running, unpaused, afterwards.
+run() {
+    id=$1; shift
+    selected "$id" || return 0
+    echo "$*" > "/out/$id.cmd"
+    echo "@@LAB run $id: $*"
+    xl list "$2" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
+    t0=$(uptime_s)
+    # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
+    # then writes what it has and the guest must still be running.
+    timeout -s INT -k 30 $((LAB_MAX_SECONDS + 60)) "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
+    rc=$?
+    t1=$(uptime_s)
+    echo "$rc" > "/out/$id.rc"
+    echo "$t0 $t1" > "/out/$id.secs"
+    xl list "$2" > "/out/$id.xllist" 2>&1
+    echo "@@LAB done $id rc=$rc $(tail -n 3 "/out/$id.stderr" | tr '\n' ' ')"
+    note_rate "/out/$id.stats.json" "$@"
+}
+
+# note_rate STATS.json COMMAND...: remember the tick rate a backend reached (--stats).
+note_rate() {
+    stats=$1; shift
+    [ -f "$stats" ] || return 0
+    b=default
+    while [ $# -gt 1 ]; do [ "$1" = --backend ] && b=$2; shift; done
+    awk -F'[:,]' '/"ticks"/ { t = $2 } /"duration_s"/ { d = $2 }
+                  END { if (t > 0 && d > 0) printf "%.1f\n", t / d }' "$stats" > "/tmp/rate.$b"
+}
+
+# seconds_for BACKEND SAMPLES VCPUS: sampling time that yields SAMPLES samples at the rate
+# this backend reached last time, with a margin.  QEMU's emulation speed depends on the
+# host's load, so a fixed time would be too short on a busy host and wasteful on an idle
+# one.  xu_lab_seconds=N on dom0's command line fixes the time instead.
+seconds_for() {
+    if [ -n "$LAB_SECONDS" ]; then echo "$LAB_SECONDS"; return; fi
+    rate=$(cat "/tmp/rate.$1" 2>/dev/null || echo 200)
+    awk -v n="$2" -v v="$3" -v r="$rate" -v max="$LAB_MAX_SECONDS" 'BEGIN {
+        s = int(1.3 * n / (r * v)) + 2; if (s < 5) s = 5; if (s > max) s = max; print s }'
+}
+
+# calibrate NAME BACKEND...: a short run per backend to learn the rates (not judged).
+calibrate() {
+    name=$1; shift
+    [ -n "$LAB_SECONDS" ] || [ -f /tmp/calibrated ] && return 0
+    xl domid "$name" >/dev/null 2>&1 || return 0
+    : > /tmp/calibrated
+    for b in "$@"; do
+        xen-uniprof "$name" -F "$LAB_FREQ" -T 3 -o "/tmp/calibrate-$b.folded" \
+            --stats "/tmp/calibrate-$b.json" --elf "/guests/$name.elf" --backend "$b" \
+            > /dev/null 2>&1
+        note_rate "/tmp/calibrate-$b.json" --backend "$b"
+        echo "@@LAB calibrate $b: $(cat "/tmp/rate.$b" 2>/dev/null) ticks/s"
+    done
+}
+
+# xenctx_samples ID NAME N: N call traces of every vCPU with Xen's own xenctx, an
+# independent check of the guest's frame chains (about 0.2 s each).
+xenctx_samples() {
+    id=$1 name=$2 n=$3
+    selected "$id" || return 0
+    # xenctx symbolizes only above its user/kernel split: a PVH guest lives at 1 MiB.
+    k=
+    case $name in *-pvh) k="-k 0 " ;; esac
+    echo "xenctx -f -C $k-s /guests/$name.map $name" > "/out/$id.cmd"
+    domid=$(xl domid "$name" 2>/dev/null)
+    i=0
+    : > "/out/$id.xenctx"
+    while [ $i -lt "$n" ]; do
+        echo "@@SAMPLE $i" >> "/out/$id.xenctx"
+        # shellcheck disable=SC2086
+        xenctx -f -C $k-s "/guests/$name.map" "$domid" >> "/out/$id.xenctx" 2>&1
+        i=$((i + 1))
+    done
+    echo 0 > "/out/$id.rc"
+    xl list "$name" > "/out/$id.xllist" 2>&1
+    echo "@@LAB done $id"
+}
+
+if [ -n "$LAB_DEMO" ]; then
+    # The demo: a guest created with xl, profiled by name as a user would; a flame graph if
+    # this xen-uniprof writes SVG, else folded stacks.
+    ext=folded
+    grep -q '\.svg' /out/xen-uniprof-help.txt 2>/dev/null && ext=svg
+    guest_up nested-pv
+    run demo xen-uniprof nested-pv -F 997 -T "$LAB_DEMO" -o /out/demo.$ext
+    guest_down nested-pv
+else
+    . /lab-scenarios
+fi
+
+mark SCENARIOS_DONE
+xl list > /out/xl-list-final.txt 2>&1
+dmesg > /out/dom0-dmesg.txt 2>&1
+echo done > /out/lab-complete
+if [ "$OUTMODE" = 9p ]; then
+    sync
+    umount /out
+else
+    echo "@@OUT-BEGIN"
+    (cd /out && tar cf - . | gzip -c | base64)
+    echo "@@OUT-END"
+fi
+mark POWEROFF
+echo o > /proc/sysrq-trigger
+sleep 5
+poweroff -f
