@@ -11,6 +11,12 @@
  * process-wide state a library must not touch.  Letting the kernel apply
  * the umask to 0644 gives a new file the mode the user expects; an existing
  * target's permission bits are copied onto the replacement.
+ *
+ * Only regular files are replaced.  A symbolic link is followed and the
+ * file it points to is replaced (the link stays a link).  A target that
+ * exists and is not a regular file (/dev/null, a FIFO, a terminal) is
+ * written in place: renaming over it would swap a device node for a plain
+ * file, and such targets have no "half-written" state to protect anyway.
  */
 #include "config.h"
 
@@ -64,16 +70,49 @@ static char *tmp_prefix(const char *path)
     return p;
 }
 
+/* A target that is not a regular file: opened and written in place. */
+static struct xu_atomic_file *open_in_place(const char *path)
+{
+    struct xu_atomic_file *af = calloc(1, sizeof(*af));
+    int err;
+
+    if (!af || !(af->path = strdup(path)))
+        goto fail;
+    af->f = fopen(path, "we");
+    if (!af->f)
+        goto fail;
+    return af;
+fail:
+    err = errno ? errno : ENOMEM;
+    if (af)
+        free(af->path);
+    free(af);
+    errno = err;
+    return NULL;
+}
+
 struct xu_atomic_file *xu_atomic_open(const char *path)
 {
     struct xu_atomic_file *af = NULL, *ret = NULL;
-    char *prefix = NULL;
+    char *prefix = NULL, *resolved = NULL;
     struct stat stbuf;
     int fd = -1, err = 0;
     unsigned int attempt;
     size_t len;
 
     errno = 0;
+    /* replace what a link points to, not the link */
+    if (lstat(path, &stbuf) == 0 && S_ISLNK(stbuf.st_mode) && (resolved = realpath(path, NULL)))
+        path = resolved;
+    if (stat(path, &stbuf) == 0 && !S_ISREG(stbuf.st_mode)) {
+        if (S_ISDIR(stbuf.st_mode)) {
+            err = EISDIR;
+            goto out;
+        }
+        ret = open_in_place(path);
+        err = errno;
+        goto out;
+    }
     af = calloc(1, sizeof(*af));
     if (!af || !(af->path = strdup(path)) || !(prefix = tmp_prefix(path))) {
         err = errno ? errno : ENOMEM;
@@ -129,6 +168,7 @@ out:
         free(af);
     }
     free(prefix);
+    free(resolved);
     if (!ret)
         errno = err;
     return ret;
@@ -164,8 +204,16 @@ int xu_atomic_commit(struct xu_atomic_file *af)
     /* ferror first: a writer that ignored a failed fprintf is caught here */
     if (ferror(af->f))
         rc = -EIO;
-    else if (fflush(af->f) != 0 || fsync(fileno(af->f)) != 0)
+    else if (fflush(af->f) != 0 || (af->tmp_path && fsync(fileno(af->f)) != 0))
         rc = -errno;
+    if (!af->tmp_path) {
+        /* written in place: nothing to rename */
+        if (fclose(af->f) != 0 && rc == 0)
+            rc = -errno;
+        free(af->path);
+        free(af);
+        return rc;
+    }
     if (fclose(af->f) != 0 && rc == 0)
         rc = -errno;
     af->f = NULL;
@@ -187,7 +235,8 @@ void xu_atomic_abort(struct xu_atomic_file *af)
         return;
     if (af->f)
         fclose(af->f);
-    unlink(af->tmp_path);
+    if (af->tmp_path)
+        unlink(af->tmp_path);
     free(af->path);
     free(af->tmp_path);
     free(af);

@@ -5,6 +5,10 @@
  * xu_atomic_commit() flushes, fsyncs and renames it over path;
  * xu_atomic_abort() removes it.  Exactly one of commit/abort must follow a
  * successful open; both free the struct.
+ *
+ * Only regular files are replaced: a symbolic link's target is replaced
+ * (the link stays), and an existing non-regular file (/dev/null, a FIFO)
+ * is written in place (tmp_path is then NULL).  A directory is EISDIR.
  */
 #ifndef XU_ATOMIC_FILE_H
 #define XU_ATOMIC_FILE_H
@@ -14,7 +18,7 @@
 struct xu_atomic_file {
     FILE *f;            /* write here */
     char *path;         /* final name */
-    char *tmp_path;     /* temporary name */
+    char *tmp_path;     /* temporary name; NULL when written in place */
 };
 
 /* NULL with errno on failure. */

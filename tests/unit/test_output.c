@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -506,6 +507,76 @@ static void test_atomic_abort(void **state)
     assert_int_equal(strays(fx->dir, ""), 0);
 }
 
+/* A link is followed: the file it names is replaced, the link stays. */
+static void test_atomic_through_symlink(void **state)
+{
+    struct fixture *fx = *state;
+    struct xu_atomic_file *af;
+    char link[160];
+    struct stat st;
+    char *text;
+
+    snprintf(link, sizeof(link), "%s/link.out", fx->dir);
+    af = xu_atomic_open(fx->out);
+    assert_non_null(af);
+    fputs("old\n", af->f);
+    assert_int_equal(xu_atomic_commit(af), 0);
+    assert_int_equal(symlink(fx->out, link), 0);
+
+    af = xu_atomic_open(link);
+    assert_non_null(af);
+    fputs("new\n", af->f);
+    assert_int_equal(xu_atomic_commit(af), 0);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    text = slurp(fx->out);
+    assert_string_equal(text, "new\n");
+    free(text);
+    unlink(link);
+}
+
+/*
+ * A target that is not a regular file is written in place, never renamed
+ * over: a FIFO stands in for /dev/null (testing on the real /dev/null would
+ * destroy it on the test machine if this ever regressed).
+ */
+static void test_atomic_fifo_written_in_place(void **state)
+{
+    struct fixture *fx = *state;
+    struct xu_atomic_file *af;
+    char fifo[160], got[64] = "";
+    struct stat st;
+    int pipefd[2], status;
+    pid_t child;
+
+    snprintf(fifo, sizeof(fifo), "%s/pipe.out", fx->dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(pipe(pipefd), 0);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        /* the reader: whatever arrives through the FIFO goes back by pipe */
+        char buf[64];
+        int fd = open(fifo, O_RDONLY);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+        _exit(n > 0 && write(pipefd[1], buf, (size_t)n) == n ? 0 : 1);
+    }
+    close(pipefd[1]);
+    af = xu_atomic_open(fifo);
+    assert_non_null(af);
+    assert_null(af->tmp_path);
+    fputs("through the fifo\n", af->f);
+    assert_int_equal(xu_atomic_commit(af), 0);
+    assert_true(read(pipefd[0], got, sizeof(got) - 1) > 0);
+    close(pipefd[0]);
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_string_equal(got, "through the fifo\n");
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(fifo);
+}
+
 /* Run a write to stdout with stdout pointing at path. */
 static int write_to_stdout_as(const char *path, const struct xu_output_ops *ops,
                               const struct xu_output_ctx *ctx)
@@ -563,6 +634,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_new_file_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_bad_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_abort, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_through_symlink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_fifo_written_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_stdout, setup, teardown),
     };
 
