@@ -91,6 +91,32 @@ fail:
     return NULL;
 }
 
+/*
+ * Where a symbolic link leads: its resolved path when the target exists,
+ * else (a dangling link, the file to be created) its text, relative to the
+ * link's directory.  NULL when it cannot be read.
+ */
+static char *link_target(const char *path)
+{
+    char text[4096], *out;
+    const char *slash;
+    ssize_t n;
+
+    out = realpath(path, NULL);
+    if (out)
+        return out;
+    n = readlink(path, text, sizeof(text) - 1);
+    if (n <= 0)
+        return NULL;
+    text[n] = '\0';
+    slash = strrchr(path, '/');
+    if (text[0] == '/' || !slash)
+        return strdup(text);
+    if (asprintf(&out, "%.*s/%s", (int)(slash - path), path, text) < 0)
+        return NULL;
+    return out;
+}
+
 struct xu_atomic_file *xu_atomic_open(const char *path)
 {
     struct xu_atomic_file *af = NULL, *ret = NULL;
@@ -102,7 +128,7 @@ struct xu_atomic_file *xu_atomic_open(const char *path)
 
     errno = 0;
     /* replace what a link points to, not the link */
-    if (lstat(path, &stbuf) == 0 && S_ISLNK(stbuf.st_mode) && (resolved = realpath(path, NULL)))
+    if (lstat(path, &stbuf) == 0 && S_ISLNK(stbuf.st_mode) && (resolved = link_target(path)))
         path = resolved;
     if (stat(path, &stbuf) == 0 && !S_ISREG(stbuf.st_mode)) {
         if (S_ISDIR(stbuf.st_mode)) {
