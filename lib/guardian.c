@@ -275,8 +275,11 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
         goto out;
     }
     if (child_rc < 0) {
-        xu_error(log, "the guardian process cannot attach to domain %u: %s",
-                 (unsigned int)domid, strerror(-child_rc));
+        /* A Xen version mismatch: the child's open already wrote the one
+         * line that names both versions and what to do. */
+        if (child_rc != -EPROTO)
+            xu_error(log, "the guardian process cannot attach to domain %u: %s",
+                     (unsigned int)domid, strerror(-child_rc));
         rc = child_rc;
         goto out;
     }

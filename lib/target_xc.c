@@ -48,6 +48,15 @@ static int failed(struct xu_target *t, const char *call)
     return xu_xen_domctl_failed(t->log, call, t->domid, errno);
 }
 
+/* getdomaininfo failed: a refused interface version names the running Xen
+ * (XENVER_version works whatever the domctl interface). */
+static int getinfo_failed(struct xu_target *t, struct xc_priv *p)
+{
+    if (errno == EACCES)
+        return xu_xen_mismatch(t->log, xc_version(p->xch, XENVER_version, NULL));
+    return failed(t, "XEN_DOMCTL_getdomaininfo");
+}
+
 /*
  * XEN_DOMCTL_getdomaininfo through whichever call this libxc has.  The old
  * xc_domain_getinfo() unpacks the answer into xc_dominfo_t; it is packed
@@ -60,7 +69,7 @@ static int get_domaininfo(struct xu_target *t, struct xc_priv *p,
 #if HAVE_DECL_XC_DOMAIN_GETINFO_SINGLE
     memset(di, 0, sizeof(*di));
     if (xc_domain_getinfo_single(p->xch, t->domid, di) < 0)
-        return failed(t, "XEN_DOMCTL_getdomaininfo");
+        return getinfo_failed(t, p);
     return 0;
 #else
     xc_dominfo_t xi;
@@ -70,7 +79,7 @@ static int get_domaininfo(struct xu_target *t, struct xc_priv *p,
     memset(di, 0, sizeof(*di));
     n = xc_domain_getinfo(p->xch, t->domid, 1, &xi);
     if (n < 0)
-        return failed(t, "XEN_DOMCTL_getdomaininfo");
+        return getinfo_failed(t, p);
     /* It answers with the next domain when domid does not exist. */
     if (n == 0 || xi.domid != t->domid) {
         errno = ESRCH;

@@ -21,6 +21,7 @@
 #include "xen_backend.h"
 #include "xen_maps.h"
 
+#include <xen/version.h>
 #include <xencall.h>
 #include <xenforeignmemory.h>
 
@@ -62,6 +63,11 @@ static int get_domaininfo(struct xu_target *t, struct xencall_priv *p)
      * domid does not exist. */
     if (!err && p->domctl->u.getdomaininfo.domain != t->domid)
         err = ESRCH;
+    /* Built for another Xen: XENVER_version answers whatever the domctl
+     * interface, so the user learns which Xen is running. */
+    if (err == EACCES)
+        return xu_xen_mismatch(t->log, xencall2(p->xcall, __HYPERVISOR_xen_version,
+                                                XENVER_version, 0));
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getdomaininfo", t->domid, err);
     return 0;

@@ -64,19 +64,44 @@ int xu_xen_domctl_failed(struct xu_log *log, const char *call, uint32_t domid, i
      * first domctl a target makes and dom0 is always allowed it, so there
      * EACCES means "built for another Xen".
      */
-    if (err == EACCES && strcmp(call, "XEN_DOMCTL_getdomaininfo") == 0) {
-        xu_error(log, "%s for domain %u: the hypervisor rejected domctl interface "
-                 "version 0x%08x that this binary was built for (Xen %s headers); "
-                 "rebuild xen-uniprof against the running Xen's headers (--with-xen)",
-                 call, (unsigned int)domid, (unsigned int)XEN_DOMCTL_INTERFACE_VERSION,
-                 XU_BUILT_XEN_VERSION);
-        return -EPROTO;
-    }
+    if (err == EACCES && strcmp(call, "XEN_DOMCTL_getdomaininfo") == 0)
+        return xu_xen_mismatch(log, -1);
     if (err == ESRCH)
         xu_error(log, "%s: no domain %u", call, (unsigned int)domid);
     else
         xu_error(log, "%s for domain %u failed: %s", call, (unsigned int)domid, strerror(err));
     return -err;
+}
+
+void xu_xen_mismatch_format(char *buf, size_t size, long running)
+{
+    char xen[32];
+
+    if (running >= 0) {
+        snprintf(xen, sizeof(xen), "%ld.%ld", (running >> 16) & 0xffff, running & 0xffff);
+        snprintf(buf, size, "Xen version mismatch: the running hypervisor is Xen %s, this "
+                 "xen-uniprof was built for Xen %s (domctl interface 0x%08x, which Xen %s "
+                 "rejects): rebuild xen-uniprof against Xen %s's headers: "
+                 "scripts/xen-sysroot %s DIR && ./configure --with-xen=DIR",
+                 xen, XU_BUILT_XEN_VERSION, (unsigned int)XEN_DOMCTL_INTERFACE_VERSION, xen,
+                 xen, xen);
+        return;
+    }
+    /* XENVER_version failed too: still say what was built for and what to do. */
+    snprintf(buf, size, "Xen version mismatch: the running hypervisor (version unknown) rejects "
+             "the domctl interface 0x%08x of Xen %s that this xen-uniprof was built for: "
+             "rebuild xen-uniprof against the running Xen's headers: "
+             "scripts/xen-sysroot X.Y DIR && ./configure --with-xen=DIR",
+             (unsigned int)XEN_DOMCTL_INTERFACE_VERSION, XU_BUILT_XEN_VERSION);
+}
+
+int xu_xen_mismatch(struct xu_log *log, long running)
+{
+    char line[512];
+
+    xu_xen_mismatch_format(line, sizeof(line), running);
+    xu_error(log, "%s", line);
+    return -EPROTO;
 }
 
 int xu_xen_check_domid(struct xu_log *log, uint32_t domid)

@@ -13,6 +13,7 @@
 #define __XEN_TOOLS__ 1     /* domctl.h is tools-only */
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <xen/xen.h>
@@ -48,9 +49,23 @@ int xu_xen_domain_info(const struct xen_domctl_getdomaininfo *di, unsigned int p
  * A domctl (named by call, e.g. "XEN_DOMCTL_pausedomain") failed with errno
  * err: log one line naming it and the domain, and return the negative errno
  * for the caller.  EACCES from XEN_DOMCTL_getdomaininfo means the hypervisor
- * refused this binary's XEN_DOMCTL_INTERFACE_VERSION: that gives -EPROTO.
+ * refused this binary's XEN_DOMCTL_INTERFACE_VERSION: that gives -EPROTO
+ * and xu_xen_mismatch()'s line, without the running version (the backends
+ * ask XENVER_version first and call xu_xen_mismatch() themselves).
  */
 int xu_xen_domctl_failed(struct xu_log *log, const char *call, uint32_t domid, int err);
+
+/*
+ * The hypervisor refused this binary's domctl interface version: write the
+ * one line the user sees into buf (always terminated), naming the Xen that
+ * runs and the one this binary was built for, and what to do.  running is
+ * XENVER_version's answer (major << 16 | minor), which does not depend on
+ * the domctl interface; negative when even that could not be read.
+ */
+void xu_xen_mismatch_format(char *buf, size_t size, long running);
+
+/* Log that line and return -EPROTO (the CLI's exit code 7). */
+int xu_xen_mismatch(struct xu_log *log, long running);
 
 /* -EINVAL (logged) unless domid can name a guest: domctls carry a 16-bit
  * domid_t, and ids from DOMID_FIRST_RESERVED up are Xen's own

@@ -525,8 +525,11 @@ int xu_record(const struct xu_options *o)
      */
     rc = xu_guardian_start(&guardian, backend, entry.domid, &pause_state, &log);
     if (rc < 0) {
-        xu_error(&log, "cannot start the guardian process that unpauses the guest if "
-                 "xen-uniprof dies: %s", strerror(-rc));
+        /* A Xen version mismatch is found by the guardian's own open, which
+         * already wrote the one line that says what to do. */
+        if (rc != -EPROTO)
+            xu_error(&log, "cannot start the guardian process that unpauses the guest if "
+                     "xen-uniprof dies: %s", strerror(-rc));
         ec = exit_for_target_error(rc);
         goto out;
     }

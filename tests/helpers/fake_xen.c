@@ -57,6 +57,7 @@ void fake_xen_reset(void)
 
     memset(&fake_xen, 0, sizeof(fake_xen));
     fake_xen.version = XEN_DOMCTL_INTERFACE_VERSION;
+    fake_xen.xen_version = (4L << 16) | 99;    /* no real Xen: 4.99 */
     fake_xen.domid = FAKE_DOMID;
     fake_xen.address_size = 64;
     fake_xen.vcpu[0] = FAKE_VCPU_UP;
@@ -65,6 +66,11 @@ void fake_xen_reset(void)
     fake_xen.vcpu[3] = FAKE_VCPU_UP;
     for (i = 0; i < FAKE_NR_FRAMES; i++)
         memset(frames[i], (int)i, sizeof(frames[i]));
+}
+
+long fake_xen_version(void)
+{
+    return fake_xen.xen_version < 0 ? -ENOSYS : fake_xen.xen_version;
 }
 
 void *fake_xen_frame(uint64_t frame, int *err)

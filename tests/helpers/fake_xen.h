@@ -38,6 +38,7 @@ enum fake_vcpu_state { FAKE_VCPU_NONE = 0, FAKE_VCPU_UP, FAKE_VCPU_DOWN };
 struct fake_xen {
     int open_errno;                 /* opening the library fails with it */
     uint32_t version;               /* the domctl interface version spoken */
+    long xen_version;               /* XENVER_version: major << 16 | minor, <0: fails */
     uint32_t domid;                 /* the one domain there is */
     uint32_t flags;                 /* XEN_DOMINF_* */
     uint32_t emulation;             /* XEN_X86_EMU_* */
@@ -65,6 +66,10 @@ void fake_xen_reset(void);
 /* Execute a domctl as Xen would: 0 or a negative errno.  Output buffers
  * (vCPU context, HVM record) are written through the guest handles. */
 int fake_xen_domctl(struct xen_domctl *d);
+
+/* __HYPERVISOR_xen_version(XENVER_version): the version, whatever the
+ * domctl interface; a negative errno when fake_xen.xen_version < 0. */
+long fake_xen_version(void);
 
 /* Frame contents: every byte of frame f is f.  Returns the frame's page,
  * or NULL and *err = EFAULT for a frame the domain does not have. */

@@ -28,8 +28,11 @@ static xc_interface *const fake_xch = (xc_interface *)&fake_xen.domctls;
 xc_interface *__wrap_xc_interface_open(xentoollog_logger *logger,
                                        xentoollog_logger *dombuild_logger, unsigned open_flags);
 int __wrap_xc_interface_close(xc_interface *xch);
+int __wrap_xc_version(xc_interface *xch, int cmd, void *arg);
+#if HAVE_DECL_XC_DOMAIN_GETINFO       /* removed in Xen 4.18, with xc_dominfo_t */
 int __wrap_xc_domain_getinfo(xc_interface *xch, uint32_t first_domid, unsigned int max_doms,
                              xc_dominfo_t *info);
+#endif
 int __wrap_xc_domain_getinfo_single(xc_interface *xch, uint32_t domid, xc_domaininfo_t *info);
 int __wrap_xc_domain_get_guest_width(xc_interface *xch, uint32_t domid, unsigned int *guest_width);
 int __wrap_xc_domain_pause(xc_interface *xch, uint32_t domid);
@@ -82,6 +85,22 @@ int __wrap_xc_interface_close(xc_interface *xch)
     return 0;
 }
 
+int __wrap_xc_version(xc_interface *xch, int cmd, void *arg)
+{
+    long v;
+
+    assert_ptr_equal(xch, fake_xch);
+    assert_int_equal(cmd, XENVER_version);
+    assert_null(arg);
+    v = fake_xen_version();
+    if (v < 0) {
+        errno = (int)-v;
+        return -1;
+    }
+    return (int)v;
+}
+
+#if HAVE_DECL_XC_DOMAIN_GETINFO
 int __wrap_xc_domain_getinfo(xc_interface *xch, uint32_t first_domid, unsigned int max_doms,
                              xc_dominfo_t *info)
 {
@@ -109,6 +128,7 @@ int __wrap_xc_domain_getinfo(xc_interface *xch, uint32_t first_domid, unsigned i
 #endif
     return 1;
 }
+#endif
 
 /* Xen >= 4.18's call (declared here, since older headers lack it). */
 int __wrap_xc_domain_getinfo_single(xc_interface *xch, uint32_t domid, xc_domaininfo_t *info)

@@ -23,6 +23,7 @@
 #include "x86_context.h"
 #include "xen_backend.h"
 
+#include <xen/version.h>
 #include <xencall.h>
 #include <xenforeignmemory.h>
 
@@ -46,6 +47,7 @@ int __wrap_xencall_close(xencall_handle *xcall);
 void *__wrap_xencall_alloc_buffer(xencall_handle *xcall, size_t size);
 void __wrap_xencall_free_buffer(xencall_handle *xcall, void *p);
 int __wrap_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1);
+int __wrap_xencall2(xencall_handle *xcall, unsigned int op, uint64_t arg1, uint64_t arg2);
 xenforeignmemory_handle *__wrap_xenforeignmemory_open(struct xentoollog_logger *logger,
                                                       unsigned int flags);
 int __wrap_xenforeignmemory_close(xenforeignmemory_handle *fmem);
@@ -139,6 +141,23 @@ int __wrap_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1)
         return -1;
     }
     return rc;
+}
+
+/* Only XENVER_version goes through xencall2: it needs no buffer. */
+int __wrap_xencall2(xencall_handle *xcall, unsigned int op, uint64_t arg1, uint64_t arg2)
+{
+    long v;
+
+    assert_ptr_equal(xcall, fake_xcall);
+    assert_int_equal(op, __HYPERVISOR_xen_version);
+    assert_int_equal(arg1, XENVER_version);
+    assert_int_equal(arg2, 0);
+    v = fake_xen_version();
+    if (v < 0) {
+        errno = (int)-v;
+        return -1;
+    }
+    return (int)v;
 }
 
 xenforeignmemory_handle *__wrap_xenforeignmemory_open(struct xentoollog_logger *logger,

@@ -123,9 +123,39 @@ static void test_version_mismatch_is_eproto(void **state)
     assert_int_equal(nr_msgs, 1);
     snprintf(want, sizeof(want), "0x%08x", xu_xen_domctl_version());
     assert_non_null(strstr(last_msg, want));
-    assert_non_null(strstr(last_msg, "interface version"));
-    assert_non_null(strstr(last_msg, "domain 5"));
+    assert_non_null(strstr(last_msg, "version unknown"));
+    assert_non_null(strstr(last_msg, "built for"));
     assert_non_null(strstr(last_msg, XU_BUILT_XEN_VERSION));
+}
+
+static void test_mismatch_line(void **state)
+{
+    char line[512], want[256];
+
+    /* XENVER_version packs major << 16 | minor */
+    xu_xen_mismatch_format(line, sizeof(line), (4L << 16) | 20);
+    snprintf(want, sizeof(want), "the running hypervisor is Xen 4.20, this xen-uniprof was "
+             "built for Xen %s (domctl interface 0x%08x, which Xen 4.20 rejects)",
+             XU_BUILT_XEN_VERSION, xu_xen_domctl_version());
+    assert_non_null(strstr(line, want));
+    assert_non_null(strstr(line, "rebuild xen-uniprof against Xen 4.20's headers: "
+                                 "scripts/xen-sysroot 4.20 DIR && ./configure --with-xen=DIR"));
+    assert_null(strchr(line, '\n'));
+    assert_int_equal(strncmp(line, "Xen version mismatch: ", 22), 0);
+
+    xu_xen_mismatch_format(line, sizeof(line), (4L << 16) | 8);
+    assert_non_null(strstr(line, "running hypervisor is Xen 4.8,"));
+
+    /* a short buffer is cut, never overrun, and stays terminated */
+    memset(line, 'x', sizeof(line));
+    xu_xen_mismatch_format(line, 16, (4L << 16) | 14);
+    assert_int_equal(strlen(line), 15);
+    assert_int_equal(line[16], 'x');
+
+    /* logged as one error, and -EPROTO (the CLI's exit code 7) */
+    assert_int_equal(xu_xen_mismatch(&log_capture, (4L << 16) | 17), -EPROTO);
+    assert_int_equal(nr_msgs, 1);
+    assert_non_null(strstr(last_msg, "Xen 4.17,"));
 }
 
 static void test_other_errors_pass_through(void **state)
@@ -189,6 +219,7 @@ int main(void)
         cmocka_unit_test_setup(test_info_running_and_widths, reset),
         cmocka_unit_test_setup(test_info_without_vcpus, reset),
         cmocka_unit_test_setup(test_version_mismatch_is_eproto, reset),
+        cmocka_unit_test_setup(test_mismatch_line, reset),
         cmocka_unit_test_setup(test_other_errors_pass_through, reset),
         cmocka_unit_test_setup(test_open_failure_line, reset),
         cmocka_unit_test_setup(test_domid_range, reset),
