@@ -10,7 +10,14 @@
  *   2. flatness: ns per sample and peak RSS after 1,000 and after 100,000
  *      samples of a guest with 1,000 distinct stacks.
  *
- * Usage: bench_sample [ticks-per-depth]   (default 200000)
+ * Usage: bench_sample [ticks-per-depth [depth]]   (default 200000, all)
+ *
+ * With a depth, only that depth is run (no flatness part): for counting
+ * instructions with callgrind, where wall time is too noisy on a shared
+ * machine.  The difference between two runs of N and 2N ticks, divided by
+ * N, is the instructions of one sample:
+ *   valgrind --tool=callgrind --callgrind-out-file=/dev/null bench_sample N 30
+ * prints the total in its summary ("Collected : ...").
  */
 #include "config.h"
 
@@ -96,45 +103,73 @@ static double run_ticks(struct bench *b, unsigned int depth, uint64_t n)
     return now_s() - t0;
 }
 
+/*
+ * The machine is shared: a preemption inside a timed window would be taken
+ * for cost.  So a window is timed REPEATS times and the fastest one counts.
+ */
+#define REPEATS 5
+
+static double best_of(struct bench *b, unsigned int depth, uint64_t n)
+{
+    double best = 0, s;
+    int r;
+
+    for (r = 0; r < REPEATS; r++) {
+        s = run_ticks(b, depth, n / REPEATS ? n / REPEATS : 1);
+        if (r == 0 || s < best)
+            best = s;
+    }
+    return best * (double)REPEATS;
+}
+
 int main(int argc, char **argv)
 {
     static const unsigned int depths[] = { 10, 30, 100 };
     uint64_t ticks = argc > 1 ? strtoull(argv[1], NULL, 10) : 200000;
+    unsigned int only = argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 10) : 0;
     struct bench b;
     double s, s1k, s100k;
     long rss1k, rss100k;
     uint64_t done;
     unsigned int i;
 
-    printf("software part of a sample (simulated backend, warm caches, %llu samples each)\n",
+    printf("software part of a sample (simulated backend, warm caches, %llu samples each,\n"
+           "fastest fifth counted)\n",
            (unsigned long long)ticks);
     printf("%8s %14s %14s\n", "depth", "ns/sample", "ns/frame");
-    for (i = 0; i < sizeof(depths) / sizeof(depths[0]); i++) {
+    if (only > 1000)
+        return 2;
+    for (i = 0; i < (only ? 1 : sizeof(depths) / sizeof(depths[0])); i++) {
+        unsigned int depth = only ? only : depths[i];
+
         memset(&b, 0, sizeof(b));
-        if (bench_init(&b, depths[i], 16) < 0)
+        if (bench_init(&b, depth, 16) < 0)
             return 1;
-        run_ticks(&b, depths[i], 1000);     /* warm up */
-        s = run_ticks(&b, depths[i], ticks);
-        printf("%8u %14.1f %14.2f\n", depths[i], s * 1e9 / (double)ticks,
-               s * 1e9 / (double)ticks / depths[i]);
+        run_ticks(&b, depth, 1000);     /* warm up */
+        s = best_of(&b, depth, ticks);
+        printf("%8u %14.1f %14.2f\n", depth, s * 1e9 / (double)ticks,
+               s * 1e9 / (double)ticks / depth);
         bench_fini(&b);
     }
+    if (only)
+        return 0;
 
-    /* Flatness: 1,000 distinct 30-deep stacks, windows of 1,000 samples. */
+    /* Flatness: 1,000 distinct 30-deep stacks; the fastest of five windows
+     * of 1,000 samples right after the first 1,000, and after 100,000. */
     memset(&b, 0, sizeof(b));
     if (bench_init(&b, 30, 1000) < 0)
         return 1;
     run_ticks(&b, 30, 1000);
-    s1k = run_ticks(&b, 30, 1000);
+    s1k = best_of(&b, 30, 5000) / 5;
     rss1k = peak_rss_kib();
-    for (done = 2000; done < 100000; done += 1000)
+    for (done = 6000; done < 100000; done += 1000)
         run_ticks(&b, 30, 1000);
-    s100k = run_ticks(&b, 30, 1000);
+    s100k = best_of(&b, 30, 5000) / 5;
     rss100k = peak_rss_kib();
-    printf("\nflatness (1,000 distinct 30-deep stacks):\n");
-    printf("  ns/sample over samples 1,001-2,000:     %8.1f   peak RSS %ld KiB\n",
+    printf("\nflatness (1,000 distinct 30-deep stacks, best of 5 windows of 1,000 samples):\n");
+    printf("  ns/sample over samples 1,001-6,000:       %8.1f   peak RSS %ld KiB\n",
            s1k * 1e9 / 1000, rss1k);
-    printf("  ns/sample over samples 100,001-101,000: %8.1f   peak RSS %ld KiB\n",
+    printf("  ns/sample over samples 100,001-105,000:   %8.1f   peak RSS %ld KiB\n",
            s100k * 1e9 / 1000, rss100k);
     printf("  ratio late/early: %.2f\n", s100k / s1k);
     bench_fini(&b);

@@ -7,7 +7,13 @@
  * run writes the same bytes): 2,000 functions, each sample a root-to-leaf
  * path, which gives the mix of shared prefixes real profiles have.
  *
- * Usage: gen_trace OUT.raw OUT.elf [samples] [depth]
+ * With distinct = 0 (the default) every sample takes a fresh path, so
+ * nearly every sample is a distinct stack: the worst case for the folding
+ * and sorting after symbolisation.  With distinct = K, samples are drawn
+ * from K fixed paths with a skewed (product of two uniforms) frequency, as
+ * a real profile's few thousand distinct stacks with a hot few.
+ *
+ * Usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct]
  */
 #include "config.h"
 
@@ -30,11 +36,23 @@ static uint64_t next(void)
     return rng;
 }
 
+/* A root-first path: each level picks one of 4 children of the last. */
+static void random_path(uint64_t *path, unsigned long depth)
+{
+    unsigned long fn = 0, k;
+
+    for (k = 0; k < depth; k++) {
+        fn = (fn * 4 + 1 + next() % 4) % NFUNCS;
+        path[k] = TEXT + fn * FUNC_SIZE + 0x10 + (next() % 8) * 8;
+    }
+}
+
 int main(int argc, char **argv)
 {
     static struct mkelf_sym syms[NFUNCS];
     static char names[NFUNCS][24];
-    unsigned long samples, depth, s, k;
+    unsigned long samples, depth, distinct, s, k;
+    uint64_t *paths = NULL;
     FILE *f;
     int i;
 
@@ -44,6 +62,11 @@ int main(int argc, char **argv)
     }
     samples = argc > 3 ? strtoul(argv[3], NULL, 10) : 1000000;
     depth = argc > 4 ? strtoul(argv[4], NULL, 10) : 20;
+    distinct = argc > 5 ? strtoul(argv[5], NULL, 10) : 0;
+    if (depth > 256 || distinct > 10000000) {
+        fprintf(stderr, "gen_trace: depth at most 256, distinct at most 10,000,000\n");
+        return 2;
+    }
     for (i = 0; i < NFUNCS; i++) {
         snprintf(names[i], sizeof(names[i]), "function_%04d", i);
         syms[i] = (struct mkelf_sym){ names[i], TEXT + (uint64_t)i * FUNC_SIZE, FUNC_SIZE,
@@ -61,19 +84,28 @@ int main(int argc, char **argv)
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     fprintf(f, "#unikernel stack tracer using sim hypercall interface\n"
                "#tracing domid 1 on 2026-11-22 00:00:00 UTC (+0000)\n\n");
-    for (s = 0; s < samples; s++) {
-        uint64_t path[256];
-        unsigned long fn = 0;
-
-        /* root-first path: each level picks one of 4 children of the last */
-        for (k = 0; k < depth && k < 256; k++) {
-            fn = (fn * 4 + 1 + next() % 4) % NFUNCS;
-            path[k] = TEXT + fn * FUNC_SIZE + 0x10 + (next() % 8) * 8;
+    if (distinct) {
+        paths = malloc(distinct * depth * sizeof(*paths));
+        if (!paths) {
+            perror("gen_trace");
+            return 1;
         }
+        for (s = 0; s < distinct; s++)
+            random_path(paths + s * depth, depth);
+    }
+    for (s = 0; s < samples; s++) {
+        uint64_t own[256];
+        const uint64_t *path = own;
+
+        if (distinct)
+            path = paths + (next() % distinct) * (next() % distinct) / distinct * depth;
+        else
+            random_path(own, depth);
         for (k = depth; k-- > 0;)   /* innermost first */
             fprintf(f, "%#llx\n", (unsigned long long)path[k]);
         fputs("1\n\n", f);
     }
+    free(paths);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;

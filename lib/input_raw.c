@@ -46,6 +46,18 @@ static bool has_control_chars(const char *s)
     return false;
 }
 
+/* The whole line is decimal digits (a count where a frame belongs).  Stops
+ * at the first other character: "0x..." frames are decided at the second. */
+static bool all_digits(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
 int xu_input_parse_raw(struct input_builder *b)
 {
     uint64_t *toks = malloc(b->max_depth * sizeof(*toks));
@@ -102,7 +114,7 @@ int xu_input_parse_raw(struct input_builder *b)
             depth = 0;
             continue;
         }
-        if (strspn(line, "0123456789") == (size_t)len) {
+        if (all_digits(line, (size_t)len)) {
             xu_input_bad_line(b, "a number where a frame or 0/1 was expected");
             continue;
         }

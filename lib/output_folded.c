@@ -64,16 +64,15 @@ static int put_frame(struct pool *pl, const char *name, bool first)
     d = pl->p + pl->len;
     if (!first)
         *d++ = ';';
-    for (i = 0; i < n; i++) {
-        char c = name[i];
-
-        if (c == ';')
-            c = ':';
-        else if (c == '\n' || c == '\r')
-            c = '?';
-        *d++ = c;
+    /* almost every name is clean: copy it whole, then fix what needs it */
+    memcpy(d, name, n);
+    for (i = strcspn(name, ";\n\r"); i < n; i++) {
+        if (d[i] == ';')
+            d[i] = ':';
+        else if (d[i] == '\n' || d[i] == '\r')
+            d[i] = '?';
     }
-    pl->len = (size_t)(d - pl->p);
+    pl->len = (size_t)(d + n - pl->p);
     return 0;
 }
 

@@ -34,7 +34,7 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
                   uint64_t *pcs, unsigned int max_depth,
                   struct xu_unwind_result *out)
 {
-    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret;
+    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, frame[2];
     unsigned int depth = 0;
     enum xu_walk_end end;
 
@@ -64,10 +64,13 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             end = XU_WALK_DEPTH;
             break;
         }
-        if (xu_mem_read_u64(m, fp, &next_fp) < 0 || xu_mem_read_u64(m, fp + 8, &ret) < 0) {
+        /* the saved fp and the return address in one read: one lookup */
+        if (xu_mem_read(m, fp, frame, sizeof(frame)) < 0) {
             end = XU_WALK_UNMAPPED;
             break;
         }
+        next_fp = frame[0];
+        ret = frame[1];
         if (ret == 0) {
             end = XU_WALK_COMPLETE;
             break;

@@ -247,6 +247,40 @@ static void test_tlb_hits_and_epoch(void **state)
     assert_int_equal(a.frame_misses, b.frame_misses);
 }
 
+/*
+ * The page of the last read is remembered: it must be forgotten when its
+ * frame is evicted, and when a new sample starts (the guest may have
+ * remapped the address meanwhile).
+ */
+static void test_remembered_page_never_stale(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t got, i, other;
+
+    assert_int_equal(xu_sim_map_range(f->sim, f->root, VA, 8 * 4096), 0);
+    for (i = 0; i < 8; i++)
+        assert_int_equal(xu_sim_write_u64(f->sim, f->root, VA + i * 4096, 100 + i), 0);
+    assert_int_equal(xu_mem_read_u64(f->m, VA, &got), 0);
+    assert_int_equal(got, 100);
+    /* evict page 0's frame from the 4-entry cache */
+    for (i = 1; i < 8; i++) {
+        assert_int_equal(xu_mem_read_u64(f->m, VA + i * 4096, &got), 0);
+        assert_int_equal(got, 100 + i);
+    }
+    assert_int_equal(xu_mem_read_u64(f->m, VA + 8, &got), 0);
+    assert_int_equal(xu_mem_read_u64(f->m, VA, &got), 0);
+    assert_int_equal(got, 100);
+
+    /* the guest remaps page 0 to a fresh frame between two samples */
+    other = xu_sim_alloc_frame(f->sim);
+    assert_true(other != UINT64_MAX);
+    ((uint64_t *)xu_sim_frame(f->sim, other))[0] = 4242;
+    assert_int_equal(xu_sim_set_pte(f->sim, f->root, VA, 1, (other << 12) | XU_PTE_P), 0);
+    xu_mem_begin(f->m);
+    assert_int_equal(xu_mem_read_u64(f->m, VA, &got), 0);
+    assert_int_equal(got, 4242);
+}
+
 static void test_map_failure_then_recovery(void **state)
 {
     struct fixture *f = *state;
@@ -282,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_non_canonical_and_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_cache_is_bounded, setup_small_cache, teardown),
         cmocka_unit_test_setup_teardown(test_tlb_hits_and_epoch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remembered_page_never_stale, setup_small_cache, teardown),
         cmocka_unit_test_setup_teardown(test_map_failure_then_recovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frames_beyond_memory, setup, teardown),
     };
