@@ -30,7 +30,7 @@ const char *xu_stop_reason_name(enum xu_stop_reason r)
     switch (r) {
     case XU_STOP_NONE:            return "none";
     case XU_STOP_DURATION:        return "duration elapsed";
-    case XU_STOP_TICKS:           return "sample limit reached";
+    case XU_STOP_TICKS:           return "sample count reached";
     case XU_STOP_SIGNAL:          return "interrupted";
     case XU_STOP_DOMAIN_SHUTDOWN: return "domain shut down";
     case XU_STOP_DOMAIN_GONE:     return "domain destroyed";
@@ -239,7 +239,8 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             st->reason = XU_STOP_SIGNAL;
             break;
         }
-        if (cfg->max_ticks && st->ticks >= cfg->max_ticks) {
+        if ((cfg->max_ticks && st->ticks >= cfg->max_ticks) ||
+            (cfg->max_samples && st->samples >= cfg->max_samples)) {
             st->reason = XU_STOP_TICKS;
             break;
         }

@@ -13,7 +13,7 @@
  * failed in between.  A tick that starts more than one period late counts
  * as missed deadlines and the schedule skips ahead instead of bursting.
  *
- * The loop stops at the duration, after max_ticks, when *stop becomes
+ * The loop stops at the duration, after max_ticks or max_samples, when *stop becomes
  * non-zero (set it from a signal handler: the current tick completes
  * first), or when the domain goes away or shuts down.
  */
@@ -49,6 +49,7 @@ struct xu_sampler_config {
     double frequency_hz;            /* ticks per second, > 0 */
     double duration_s;              /* <= 0: until stopped */
     uint64_t max_ticks;             /* 0: no limit */
+    uint64_t max_samples;           /* stop once this many stacks were recorded; 0: no limit */
     unsigned int max_depth;         /* frames per stack, 1..XU_MAX_DEPTH_LIMIT */
     const struct xu_unwinder_ops *unwinder;  /* NULL: frame pointers */
     void *unwinder_ctx;

@@ -20,11 +20,13 @@ enum {
     OPT_CREATE,
     OPT_DESTROY,
     OPT_UNWIND,
+    OPT_SAMPLES,
 };
 
 static const struct option long_options[] = {
     { "frequency", required_argument, NULL, 'F' },
     { "time",      required_argument, NULL, 'T' },
+    { "samples",   required_argument, NULL, OPT_SAMPLES },
     { "output",    required_argument, NULL, 'o' },
     { "format",    required_argument, NULL, 'f' },
     { "elf",       required_argument, NULL, 'e' },
@@ -55,6 +57,8 @@ static const char usage_text[] =
     "  -F, --frequency=HZ     samples per second (default 99)\n"
     "  -T, --time=SECONDS     how long to sample, fractions allowed (default: until\n"
     "                         Ctrl-C or the domain ends)\n"
+    "      --samples=N        stop after N samples (a stack per vCPU per tick),\n"
+    "                         or at -T, whichever comes first\n"
     "  -o, --output=FILE      where to write the profile, - for stdout\n"
     "                         (default: DOMAIN.<format extension>)\n"
     "  -f, --format=FORMAT    output format (default: from FILE's extension)\n"
@@ -197,6 +201,12 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 return fail(err, errlen, "--max-depth: '%s' is not a whole number from 1 to %d",
                             optarg, XU_MAX_DEPTH_LIMIT);
             o->max_depth = (unsigned int)u;
+            break;
+        case OPT_SAMPLES:
+            if (parse_uint(optarg, 1, 4000000000UL, &u) < 0)
+                return fail(err, errlen, "--samples: '%s' is not a whole number from 1 to "
+                            "4000000000", optarg);
+            o->samples = u;
             break;
         case OPT_UNWIND:
             if (strcmp(optarg, "auto") == 0)

@@ -26,6 +26,7 @@ struct xu_options {
     const char *domain;         /* name or domid, as given */
     double frequency;           /* Hz */
     double duration;            /* seconds; 0 = until interrupted or the domain ends */
+    unsigned long samples;      /* stop after this many samples; 0 = no limit */
     const char *output;         /* NULL = "<domain>.<ext of the default format>" */
     const char *format;         /* NULL = from the output's extension, else default */
     const char *elf;            /* NULL = find it */

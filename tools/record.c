@@ -562,6 +562,7 @@ int xu_record(const struct xu_options *o)
 
     cfg.frequency_hz = o->frequency;
     cfg.duration_s = o->duration;
+    cfg.max_samples = o->samples;
     cfg.max_depth = o->max_depth;
     cfg.stop = &stop_requested;
     cfg.pause_state = pause_state;

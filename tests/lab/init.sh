@@ -3,8 +3,8 @@
 # directory, run /lab-scenarios, and power off.
 #
 # Kernel command line knobs (set by tests/lab/run):
-#   xu_lab_seconds=N   sampling time per xen-uniprof run (default: enough for the samples
-#                      each check needs, from the rate measured so far, at most 60 s)
+#   xu_lab_seconds=N   the most time a xen-uniprof run may take to collect its samples
+#                      (default 100)
 #   xu_lab_freq=HZ     sampling frequency
 #   xu_lab_only=RE     run only the scenarios whose id matches the extended regexp RE
 #   xu_lab_out=9p|console   how outputs go back to the host (default 9p, console as fallback)
@@ -24,7 +24,7 @@ mkdir -p /run/xen /run/xenstored /var/lib/xen /var/log/xen/console /var/lib/xens
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 mark() { echo "@@LAB $* t=$(uptime_s)"; }
 
-LAB_SECONDS= LAB_MAX_SECONDS=60 LAB_FREQ=997 LAB_ONLY= LAB_OUTMODE=9p LAB_DEMO=
+LAB_SECONDS= LAB_MAX_SECONDS=100 LAB_FREQ=997 LAB_ONLY= LAB_OUTMODE=9p LAB_DEMO=
 for a in $(cat /proc/cmdline); do
     case $a in
         xu_lab_seconds=*) LAB_SECONDS=${a#*=} ;;
@@ -107,50 +107,13 @@ run() {
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.
-    timeout -s INT -k 30 $((LAB_MAX_SECONDS + 60)) "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
+    timeout -s INT -k 30 $((${LAB_SECONDS:-$LAB_MAX_SECONDS} + 60)) "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
     rc=$?
     t1=$(uptime_s)
     echo "$rc" > "/out/$id.rc"
     echo "$t0 $t1" > "/out/$id.secs"
     xl list "$2" > "/out/$id.xllist" 2>&1
     echo "@@LAB done $id rc=$rc $(tail -n 3 "/out/$id.stderr" | tr '\n' ' ')"
-    note_rate "/out/$id.stats.json" "$@"
-}
-
-# note_rate STATS.json COMMAND...: remember the tick rate a backend reached (--stats).
-note_rate() {
-    stats=$1; shift
-    [ -f "$stats" ] || return 0
-    b=default
-    while [ $# -gt 1 ]; do [ "$1" = --backend ] && b=$2; shift; done
-    awk -F'[:,]' '/"ticks"/ { t = $2 } /"duration_s"/ { d = $2 }
-                  END { if (t > 0 && d > 0) printf "%.1f\n", t / d }' "$stats" > "/tmp/rate.$b"
-}
-
-# seconds_for BACKEND SAMPLES VCPUS: sampling time that yields SAMPLES samples at the rate
-# this backend reached last time, with a margin.  QEMU's emulation speed depends on the
-# host's load, so a fixed time would be too short on a busy host and wasteful on an idle
-# one.  xu_lab_seconds=N on dom0's command line fixes the time instead.
-seconds_for() {
-    if [ -n "$LAB_SECONDS" ]; then echo "$LAB_SECONDS"; return; fi
-    rate=$(cat "/tmp/rate.$1" 2>/dev/null || echo 200)
-    awk -v n="$2" -v v="$3" -v r="$rate" -v max="$LAB_MAX_SECONDS" 'BEGIN {
-        s = int(1.3 * n / (r * v)) + 2; if (s < 5) s = 5; if (s > max) s = max; print s }'
-}
-
-# calibrate NAME BACKEND...: a short run per backend to learn the rates (not judged).
-calibrate() {
-    name=$1; shift
-    [ -n "$LAB_SECONDS" ] || [ -f /tmp/calibrated ] && return 0
-    xl domid "$name" >/dev/null 2>&1 || return 0
-    : > /tmp/calibrated
-    for b in "$@"; do
-        xen-uniprof "$name" -F "$LAB_FREQ" -T 3 -o "/tmp/calibrate-$b.folded" \
-            --stats "/tmp/calibrate-$b.json" --elf "/guests/$name.elf" --backend "$b" \
-            > /dev/null 2>&1
-        note_rate "/tmp/calibrate-$b.json" --backend "$b"
-        echo "@@LAB calibrate $b: $(cat "/tmp/rate.$b" 2>/dev/null) ticks/s"
-    done
 }
 
 # xenctx_samples ID NAME N: N call traces of every vCPU with Xen's own xenctx, an

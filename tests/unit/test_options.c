@@ -59,6 +59,8 @@ static void test_all_options(void **state)
     assert_string_equal(o.stats, "s.json");
     assert_int_equal(o.verbose, 1);
     assert_string_equal(o.domain, "7");
+    assert_int_equal(PARSE(&o, "d", "--samples", "5500"), XU_PARSE_OK);
+    assert_int_equal(o.samples, 5500);
 }
 
 static void test_options_after_domain(void **state)
@@ -137,6 +139,8 @@ static void test_errors_name_the_option(void **state)
         { { "-F", "99" }, 2, "no DOMAIN" },
         { { "--destroy", "d" }, 2, "--destroy only goes with --create" },
         { { "--unwind", "dwarf", "d" }, 3, "--unwind: 'dwarf'" },
+        { { "--samples", "0", "d" }, 3, "--samples: '0'" },
+        { { "--samples", "5k", "d" }, 3, "--samples: '5k'" },
         { { "--width", "100", "d" }, 3, "--width: '100'" },
         { { "--palette", "rainbow", "d" }, 3, "--palette: 'rainbow'" },
         { { "d", "--title" }, 2, "--title needs an argument" },

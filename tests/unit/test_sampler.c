@@ -101,6 +101,20 @@ static void test_exact_distribution(void **state)
     assert_int_equal(s->count, 300);
 }
 
+static void test_max_samples_counts_every_vcpu(void **state)
+{
+    struct fixture *f = *state;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    push(f, 1, 1, chain_b, 3, 1);
+    f->cfg.max_samples = 101;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_TICKS);
+    /* two stacks a tick: the tick that reaches 101 completes, 102 in all */
+    assert_int_equal(f->st.ticks, 51);
+    assert_int_equal(f->st.samples, 102);
+}
+
 static void test_per_vcpu_and_offline(void **state)
 {
     struct fixture *f = *state;
@@ -255,6 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exact_distribution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_per_vcpu_and_offline, setup2, teardown),
+        cmocka_unit_test_setup_teardown(test_max_samples_counts_every_vcpu, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_destroyed_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gone_before_start, setup, teardown),
