@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exit_codes.h"
+#include "output_funcs.h"
 #include "record.h"
 #include "xu_atomic_file.h"
 #ifdef HAVE_LIBDW
@@ -223,19 +224,11 @@ static const char *top_function(const struct xu_profile *p, const struct xu_symb
     return best->name;
 }
 
+/* A JSON string of s (invalid UTF-8 from a hostile name becomes U+FFFD);
+ * NULL is written as "". */
 static void json_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
+    xu_fput_json(f, s ? s : "");
 }
 
 static int write_stats(const char *path, const struct xu_output_meta *meta,
