@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_log.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "output_funcs.h"
@@ -48,26 +49,6 @@ static const char convert_usage[] =
     "  -v, --verbose          say more\n"
     "  -q, --quiet            print errors only\n"
     "  -h, --help             show this help\n";
-
-static void cmd_emit(void *ctx, enum xu_log_level level, const char *msg)
-{
-    static const char *const prefix[] = {
-        [XU_LOG_DEBUG] = "debug: ",
-        [XU_LOG_INFO] = "",
-        [XU_LOG_WARN] = "warning: ",
-        [XU_LOG_ERROR] = "error: ",
-    };
-
-    fprintf(stderr, "xen-uniprof: %s%s\n", prefix[level], msg);
-}
-
-void xu_cmd_log_init(struct xu_log *log, int verbose, bool quiet)
-{
-    log->emit = cmd_emit;
-    log->ctx = NULL;
-    log->min_level = quiet ? XU_LOG_ERROR : verbose >= 2 ? XU_LOG_DEBUG
-                     : verbose ? XU_LOG_INFO : XU_LOG_WARN;
-}
 
 int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out)
 {
@@ -225,7 +206,7 @@ int xu_cmd_convert(int argc, char **argv)
         ops = xu_output_find("folded");
     }
 
-    xu_cmd_log_init(&log, verbose, quiet);
+    xu_cli_log_init(&log, XU_LOG_WARN, verbose, quiet);
     if (elf) {
         rc = xu_cmd_open_elf(elf, &log, &symtab);
         if (rc)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_log.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "render_options.h"
@@ -153,7 +154,7 @@ int xu_cmd_diff(int argc, char **argv)
         return usage_error("%s", argc - optind < 2 ? "BEFORE and AFTER are both needed"
                                                    : "more than two inputs given");
 
-    xu_cmd_log_init(&log, verbose, quiet);
+    xu_cli_log_init(&log, XU_LOG_WARN, verbose, quiet);
     if (elf) {
         rc = xu_cmd_open_elf(elf, &log, &symtab);
         if (rc)

@@ -28,9 +28,6 @@ struct xu_loaded {
     struct xu_output_ctx ctx;       /* profile, syms/names, meta: opts and log to fill */
 };
 
-/* The stderr logger of a subcommand: -q errors only, -v info, -vv debug. */
-void xu_cmd_log_init(struct xu_log *log, int verbose, bool quiet);
-
 /*
  * Read path (any input format) and make it writable: symbols from symtab
  * (may be NULL) when its frames are addresses.  0 or an exit status.

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_log.h"
 #include "exit_codes.h"
 #include "output_funcs.h"
 #include "record.h"
@@ -52,16 +53,6 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);   /* a closed stdout is a write error, not death */
-}
-
-/* ---- the CLI's logger: -q errors only, default info, -v debug ---- */
-
-static void cli_emit(void *ctx, enum xu_log_level level, const char *msg)
-{
-    const char *prefix = level == XU_LOG_ERROR ? "error: " :
-                         level == XU_LOG_WARN ? "warning: " : "";
-
-    fprintf(stderr, "xen-uniprof: %s%s\n", prefix, msg);
 }
 
 /* ---- choosing the output ---- */
@@ -441,10 +432,7 @@ static void free_unwind_table(void *table)
 
 int xu_record(const struct xu_options *o)
 {
-    struct xu_log log = {
-        .emit = cli_emit,
-        .min_level = o->quiet ? XU_LOG_ERROR : o->verbose ? XU_LOG_DEBUG : XU_LOG_INFO,
-    };
+    struct xu_log log;
     const struct xu_target_ops *backend;
     const struct xu_output_ops *fmt = NULL;
     struct xu_domdir *dir = NULL;
@@ -472,6 +460,7 @@ int xu_record(const struct xu_options *o)
     long nr_addrs;
     int rc, ec, target_open = 0, created = 0, created_paused = 0;
 
+    xu_cli_log_init(&log, XU_LOG_INFO, o->verbose, o->quiet);
     xu_elf_choice_init(&elf);
     memset(&st, 0, sizeof(st));
     install_signals();

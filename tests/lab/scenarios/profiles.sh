@@ -1,6 +1,5 @@
-# The lab's scenarios, sourced by dom0's /init (busybox sh).  Each `run ID COMMAND...` runs
-# COMMAND exactly as a user would type it in dom0; tests/lab/analyze judges its outputs by
-# ID, which names <program>-<guest type>-<backend>:
+# Profiles of the ground-truth guests, judged by tests/lab/judges/profiles.py (and
+# xenctx.py) by ID, which names <program>-<guest type>-<backend>:
 #   ratio   10/30/60 % self shares, >= 99 % complete chains down to _start
 #   nested  self and total shares at two levels (see tests/guests/nested.c)
 #   smp     per-vCPU attribution: vcpu0 runs function_1, vcpu1 function_2

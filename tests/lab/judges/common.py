@@ -1,0 +1,139 @@
+"""What the judges share: reading dom0's files and xen-uniprof's own account of a run."""
+import json
+import os
+import re
+
+
+def read(path, default=None):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def read_id(d, sid, ext, default=None):
+    """dom0's file <sid><ext>, e.g. read_id(d, "ratio-pv-xc", ".rc")."""
+    return read(os.path.join(d, sid + ext), default)
+
+
+def pct(part, whole):
+    return 100.0 * part / whole if whole else 0.0
+
+
+def parse_folded(text):
+    """[(frames root-first, count)]; malformed lines are skipped."""
+    stacks = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        head, _, count = line.rpartition(" ")
+        if not head or not count.isdigit():
+            continue
+        stacks.append((head.split(";"), int(count)))
+    return stacks
+
+
+def xl_cpu_seconds(xllist, name):
+    """The Time(s) column of `xl list NAME`: CPU seconds the domain has used."""
+    for line in (xllist or "").splitlines():
+        cols = line.split()
+        if len(cols) >= 6 and cols[0] == name:
+            try:
+                return float(cols[5])
+            except ValueError:
+                return None
+    return None
+
+
+def xl_state(xllist, name):
+    """The state column of `xl list NAME` for the domain, or None."""
+    for line in (xllist or "").splitlines():
+        cols = line.split()
+        if len(cols) >= 5 and cols[0] == name:
+            return cols[4]
+    return None
+
+
+def running(state):
+    """An `xl list` state of a domain that runs: not paused, crashed or dying."""
+    return state is not None and not (set(state) & set("pcd"))
+
+
+def new_result(d, sid, **fields):
+    r = {"id": sid, "command": (read_id(d, sid, ".cmd", "") or "").strip()}
+    r.update(fields)
+    return r
+
+
+def did_not_run(r):
+    r.update({"pass": False, "reasons": ["scenario did not run (dom0 never got to it)"]})
+    return r
+
+
+def exit_code(d, sid):
+    """The exit status dom0 recorded for the scenario, None if it did not run."""
+    rc = read_id(d, sid, ".rc")
+    if rc is None:
+        return None
+    try:
+        return int(rc.strip())
+    except ValueError:
+        return -1
+
+
+def stderr_tail(d, sid, n=3):
+    err = (read_id(d, sid, ".stderr", "") or "").strip().splitlines()
+    return " | ".join(err[-n:])
+
+
+def check_guest_after(d, sid, name, r, reasons):
+    """The guest must be running, unpaused, after the scenario (<sid>.xllist)."""
+    state = xl_state(read_id(d, sid, ".xllist"), name)
+    r["xl_state_after"] = state
+    r["guest_running_after"] = running(state)
+    if state is None:
+        reasons.append("guest %s missing from xl list after the run" % name)
+    elif "p" in state:
+        reasons.append("guest left paused (xl list state %s)" % state)
+    elif set(state) & set("cd"):
+        reasons.append("guest crashed or dying (xl list state %s)" % state)
+    return state
+
+
+SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) missed deadlines, "
+                        r"paused median ([\d.]+) us p99 ([\d.]+) us, ([\d.]+)% complete stacks")
+
+
+def tool_stats(d, sid):
+    """What xen-uniprof said about its run: --stats JSON, else its summary line."""
+    st = {}
+    js = read_id(d, sid, ".stats.json")
+    if js:
+        try:
+            j = json.loads(js)
+            st["samples"] = j.get("samples")
+            st["rate_hz"] = (round(j["ticks"] / j["duration_s"], 1)
+                             if j.get("duration_s") else None)
+            st["missed_deadlines"] = j.get("missed_deadlines")
+            p = j.get("paused_ns", {})
+            st["paused_us"] = {k: round(p[k] / 1000.0, 1) for k in ("median", "p99", "max", "mean")
+                               if k in p}
+            walks = j.get("walks", {})
+            total = sum(walks.values())
+            if total and "complete" in walks:
+                st["complete_stacks_pct"] = round(pct(walks["complete"], total), 2)
+            st["walks"] = walks
+            st["stop_reason"] = j.get("stop_reason")
+            st["guest_type_seen"] = j.get("guest_type")
+        except (ValueError, KeyError, TypeError, ZeroDivisionError) as e:
+            st["stats_error"] = str(e)
+    m = SUMMARY_RE.search(read_id(d, sid, ".stderr", "") or "")
+    if m:
+        st.setdefault("samples", int(m.group(1)))
+        st.setdefault("rate_hz", float(m.group(3)))
+        st.setdefault("missed_deadlines", int(m.group(4)))
+        st.setdefault("paused_us", {"median": float(m.group(5)), "p99": float(m.group(6))})
+        st.setdefault("complete_stacks_pct", float(m.group(7)))
+    return st
