@@ -3,7 +3,9 @@
 # profiled with --unwind=cfi, judged like their frame-pointer twins in profiles.sh: the
 # same shares within 2 points, >= 99 % of samples with the full chain down to _start.
 # The unwinder is the same for both backends, so one backend (xencall) is enough here.
-SAMPLES=6000
+# Control: the frame-pointer walk on the same guest must lose the chains, or these guests
+# were not built the way the CFI runs need.
+SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
 for type in pv pvh; do
@@ -14,6 +16,9 @@ for type in pv pvh; do
             xen-uniprof $guest -F "$LAB_FREQ" -T "$T" --samples $SAMPLES --unwind=cfi \
                 -o /out/$guest-xencall.folded --stats /out/$guest-xencall.stats.json \
                 --elf /guests/$guest.elf --backend xencall
+        run $guest-fp-control \
+            xen-uniprof $guest -F "$LAB_FREQ" -T "$T" --samples 500 --unwind=fp -q \
+                -o /out/$guest-fp-control.folded --elf /guests/$guest.elf
         guest_down $guest
     done
 done

@@ -6,7 +6,7 @@
 # Each run asks for the samples its checks need (--samples) and stops there; $T only
 # caps a run whose guest or host is too slow (xu_lab_seconds= overrides it).
 # One guest at a time: other busy guests would only steal CPU from dom0's profiler.
-SAMPLES=6000    # the checks need 5000; more samples also tighten the shares
+SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
 for type in pv pvh; do
