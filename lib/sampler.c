@@ -176,6 +176,17 @@ static int tick(struct xu_target *t, struct xu_mem *m, const struct xu_sampler_c
     return urc;
 }
 
+/* Did any vCPU's walk of this tick fault on guest memory? */
+static int tick_lost_memory(const struct vcpu_buf *bufs, unsigned int nr_vcpus)
+{
+    unsigned int v;
+
+    for (v = 0; v < nr_vcpus; v++)
+        if (bufs[v].have && bufs[v].res.end == XU_WALK_UNMAPPED)
+            return 1;
+    return 0;
+}
+
 int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
                    const struct xu_sampler_config *cfg, struct xu_sampler_stats *st)
 {
@@ -271,6 +282,22 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         }
         st->ticks++;
         xu_hist_add(&st->paused_ns, paused_ns);
+
+        /*
+         * A stack that cannot be read may be a domain being torn down: during
+         * `xl destroy` its vCPUs still answer while its memory is released,
+         * and every sample then is the frozen last instruction with a broken
+         * chain.  Ask at once rather than at the next liveness check, and keep
+         * nothing of a tick taken from a dying or shut-down domain.
+         */
+        if (tick_lost_memory(bufs, nr_vcpus)) {
+            enum xu_stop_reason why;
+
+            if (!domain_alive(t, &why)) {
+                st->reason = why;
+                break;
+            }
+        }
 
         /* Guest running again: now it is fine to allocate. */
         for (v = 0; v < nr_vcpus; v++) {

@@ -32,6 +32,8 @@ struct xu_sim {
     uint64_t end_countdown;     /* pauses left before the domain ends */
     int end_armed, end_gone;
     int ended, gone;
+    uint64_t dying_countdown;   /* pauses left before the domain is dying */
+    int dying_armed, dying;
     unsigned int fail_maps;
 };
 
@@ -250,6 +252,13 @@ void xu_sim_end_after(struct xu_sim *sim, uint64_t pauses, int gone)
     }
 }
 
+void xu_sim_dying_after(struct xu_sim *sim, uint64_t pauses)
+{
+    sim->dying_armed = 1;
+    sim->dying_countdown = pauses;
+    sim->dying = pauses == 0;
+}
+
 void xu_sim_fail_maps(struct xu_sim *sim, unsigned int n)
 {
     sim->fail_maps = n;
@@ -288,6 +297,7 @@ static int sim_info(struct xu_target *t, struct xu_domain_info *out)
     out->guest_width = 8;
     out->paused = sim->ctr.pause_depth > 0;
     out->shutdown = sim->ended && !sim->gone;
+    out->dying = sim->dying;
     return 0;
 }
 
@@ -306,6 +316,12 @@ static int sim_pause(struct xu_target *t)
         } else {
             sim->end_countdown--;
         }
+    }
+    if (sim->dying_armed && !sim->dying) {
+        if (sim->dying_countdown == 0)
+            sim->dying = 1;
+        else
+            sim->dying_countdown--;
     }
     sim->ctr.pauses++;
     sim->ctr.pause_depth++;
@@ -349,6 +365,10 @@ static const void *sim_map_frame(struct xu_target *t, uint64_t frame)
     if (sim->fail_maps) {
         sim->fail_maps--;
         errno = EIO;
+        return NULL;
+    }
+    if (sim->dying) {
+        errno = ESRCH;
         return NULL;
     }
     p = xu_sim_frame(sim, frame);

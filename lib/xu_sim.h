@@ -64,6 +64,10 @@ int xu_sim_write_u64(struct xu_sim *sim, uint64_t root, uint64_t va, uint64_t v)
 int xu_sim_push_state(struct xu_sim *sim, unsigned int vcpu, const struct xu_vcpu_regs *regs);
 /* Mark the domain shut down / gone after n more pauses (0 = now). */
 void xu_sim_end_after(struct xu_sim *sim, uint64_t pauses, int gone);
+/* Make the domain dying after n more pauses, as during `xl destroy`: it still
+ * pauses and its vCPUs still answer, but info says dying and no new frame
+ * can be mapped (its memory is being released). */
+void xu_sim_dying_after(struct xu_sim *sim, uint64_t pauses);
 /* Make the next n map_frame calls fail. */
 void xu_sim_fail_maps(struct xu_sim *sim, unsigned int n);
 

@@ -80,16 +80,20 @@ selected() {
     [ -z "$LAB_ONLY" ] || echo "$1" | grep -Eq "$LAB_ONLY"
 }
 
-# guest_up NAME: xl create NAME's config (unless no scenario of NAME is selected).
+# guest_up NAME [ID...]: xl create NAME's config, unless none of the scenarios IDs that
+# need it (default: NAME's xenctx, xencall and xc ones) is in this run.
 guest_up() {
-    selected "$1-xenctx" || selected "$1-xencall" || selected "$1-xc" ||
-        return 0
-    echo "@@LAB xl create $1"
-    if xl create "/etc/xen/$1.cfg" > "/out/$1.create.txt" 2>&1; then
+    name=$1; shift
+    [ $# -gt 0 ] || set -- "$name-xenctx" "$name-xencall" "$name-xc"
+    wanted=
+    for i in "$@"; do selected "$i" && wanted=1; done
+    [ -n "$wanted" ] || return 0
+    echo "@@LAB xl create $name"
+    if xl create "/etc/xen/$name.cfg" > "/out/$name.create.txt" 2>&1; then
         sleep 2
-        xl list "$1" > "/out/$1.create-xllist.txt" 2>&1
+        xl list "$name" > "/out/$name.create-xllist.txt" 2>&1
     else
-        echo "@@LAB xl create $1 FAILED"; cat "/out/$1.create.txt"
+        echo "@@LAB xl create $name FAILED"; cat "/out/$name.create.txt"
     fi
 }
 
@@ -101,13 +105,15 @@ guest_down() {
 }
 
 # run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
-# The guest named by the command's second word must be running, unpaused, afterwards.
+# The guest is the command's second word (or $RUN_GUEST): its `xl list` line before and
+# after goes to ID.xllist-before and ID.xllist.
 run() {
     id=$1; shift
     selected "$id" || return 0
+    guest=${RUN_GUEST:-$2}
     echo "$*" > "/out/$id.cmd"
     echo "@@LAB run $id: $*"
-    xl list "$2" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
+    xl list "$guest" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.
@@ -116,7 +122,7 @@ run() {
     t1=$(uptime_s)
     echo "$rc" > "/out/$id.rc"
     echo "$t0 $t1" > "/out/$id.secs"
-    xl list "$2" > "/out/$id.xllist" 2>&1
+    xl list "$guest" > "/out/$id.xllist" 2>&1
     echo "@@LAB done $id rc=$rc $(tail -n 3 "/out/$id.stderr" | tr '\n' ' ')"
 }
 

@@ -165,6 +165,26 @@ static void test_domain_destroyed_mid_run(void **state)
     assert_int_equal(xu_profile_stack(f->p, 0)->count, 25);
 }
 
+/* xl destroy: the domain still pauses and answers, but its memory is going.
+ * The tick whose walk faults is not kept, and the run ends as destroyed. */
+static void test_dying_domain_keeps_no_frozen_samples(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_profile_totals t;
+
+    push(f, 0, 0, chain_a, 3, 20);
+    push(f, 0, 1, chain_b, 3, 1);   /* another stack: its frame is not cached yet */
+    xu_sim_dying_after(f->g.sim, 20);
+    f->cfg.max_ticks = 1000;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_DOMAIN_GONE);
+    assert_int_equal(f->st.ticks, 21);
+    xu_profile_get_totals(f->p, &t);
+    assert_int_equal(t.samples, 20);
+    assert_int_equal(t.by_end[XU_WALK_UNMAPPED], 0);
+    assert_int_equal(t.by_end[XU_WALK_COMPLETE], 20);
+}
+
 static void test_gone_before_start(void **state)
 {
     struct fixture *f = *state;
@@ -272,6 +292,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_max_samples_counts_every_vcpu, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_destroyed_mid_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dying_domain_keeps_no_frozen_samples, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gone_before_start, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stop_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_failures_never_leave_paused, setup, teardown),

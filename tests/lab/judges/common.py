@@ -39,7 +39,7 @@ def xl_cpu_seconds(xllist, name):
     """The Time(s) column of `xl list NAME`: CPU seconds the domain has used."""
     for line in (xllist or "").splitlines():
         cols = line.split()
-        if len(cols) >= 6 and cols[0] == name:
+        if len(cols) >= 6 and cols[0] == name and cols[1].isdigit():
             try:
                 return float(cols[5])
             except ValueError:
@@ -48,10 +48,11 @@ def xl_cpu_seconds(xllist, name):
 
 
 def xl_state(xllist, name):
-    """The state column of `xl list NAME` for the domain, or None."""
+    """The state column of `xl list NAME` for the domain, or None (also when xl says
+    "NAME is an invalid domain identifier")."""
     for line in (xllist or "").splitlines():
         cols = line.split()
-        if len(cols) >= 5 and cols[0] == name:
+        if len(cols) >= 5 and cols[0] == name and cols[1].isdigit():
             return cols[4]
     return None
 

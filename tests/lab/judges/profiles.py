@@ -8,7 +8,7 @@ to the guests' source.
 import re
 
 from .common import (check_guest_after, exit_code, new_result, did_not_run, parse_folded, pct,
-                     read_id, stderr_tail, tool_stats, xl_cpu_seconds)
+                     read_id, stderr_tail, tool_stats, xl_cpu_seconds, xl_state)
 
 # The samples of a run are not independent (under QEMU the guest moves less than one round
 # of its loop between two samples): across the lab's runs the shares scattered 1.4-1.8
@@ -110,9 +110,11 @@ def check_vcpus(stacks, r, reasons):
         for k, v in vc.items()}
 
 
-def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, **fields):
+def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, guest_gone_after=False,
+              **fields):
     """A xen-uniprof run whose folded output is <sid>.folded, against program prog's
-    ground truth.  Other judges use it too (e.g. a profile taken from the guest's boot)."""
+    ground truth.  Other judges use it too (e.g. a profile taken from the guest's boot,
+    whose guest must be gone afterwards: guest_gone_after)."""
     r = new_result(d, sid, guest=guest, program=prog, tool="xen-uniprof", **fields)
     rc = exit_code(d, sid)
     if rc is None:
@@ -124,7 +126,13 @@ def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, **fields):
     r.update(tool_stats(d, sid))
 
     after = read_id(d, sid, ".xllist")
-    check_guest_after(d, sid, guest, r, reasons)
+    if guest_gone_after:
+        r["xl_state_after"] = xl_state(after, guest)
+        if r["xl_state_after"] is not None:
+            reasons.append("guest %s still exists after the run (xl list state %s)"
+                           % (guest, r["xl_state_after"]))
+    else:
+        check_guest_after(d, sid, guest, r, reasons)
     # How much CPU the guest itself got while being profiled: the samples can only be as
     # independent as the guest's progress between them allows.
     c0 = xl_cpu_seconds(read_id(d, sid, ".xllist-before"), guest)

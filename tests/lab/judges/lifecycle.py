@@ -1,0 +1,240 @@
+"""The guest's life around the profiler: scenarios/lifecycle.sh (issue 4).
+
+Each judge checks what its case is about; the shares themselves are profiles.py's
+business, except for create-ratio-pv, a whole profile taken from the guest's boot.
+"""
+import re
+
+from .common import (check_guest_after, did_not_run, exit_code, new_result, parse_folded, pct,
+                     read_id, stderr_tail, tool_stats, xl_state)
+from .profiles import CHAIN_VCPU0, EXPECTED, has_chain, judge_run
+
+EXIT_SYMBOLS = 4
+EXIT_DOMAIN_ENDED = 6
+MIN_CHAINS = 99.0
+KILLS = 100
+RATIO_FUNCTIONS = [fn for fn, _, _ in EXPECTED["ratio"]]
+
+
+def begin(d, sid, guest, **fields):
+    """(result, reasons, exit code) or (result, None, None) if the scenario did not run."""
+    r = new_result(d, sid, guest=guest, tool="xen-uniprof", **fields)
+    rc = exit_code(d, sid)
+    if rc is None:
+        return did_not_run(r), None, None
+    r["exit_code"] = rc
+    return r, [], rc
+
+
+def finish(r, reasons):
+    r["pass"] = not reasons
+    r["reasons"] = reasons
+    return r
+
+
+def expect_rc(d, sid, rc, want, reasons):
+    if rc != want:
+        reasons.append("exit code %d (expected %d): %s" % (rc, want, stderr_tail(d, sid)))
+
+
+def check_ratio_profile(d, sid, r, reasons, min_samples):
+    """The ratio guest's functions by name, nearly every chain whole, function_3 on top:
+    the symbols found are the right ones."""
+    stacks = parse_folded(read_id(d, sid, ".folded"))
+    total = sum(c for _, c in stacks)
+    r["samples_in_output"] = total
+    if total < min_samples:
+        reasons.append("only %d samples in the output (need >= %d)" % (total, min_samples))
+        return
+    leaf = {fn: sum(c for f, c in stacks if f[-1] == fn) for fn in RATIO_FUNCTIONS}
+    r["self_shares"] = {fn: round(pct(n, total), 2) for fn, n in leaf.items()}
+    r["complete_chains"] = round(pct(sum(c for f, c in stacks if has_chain(f, CHAIN_VCPU0)),
+                                     total), 2)
+    missing = [fn for fn, n in leaf.items() if n == 0]
+    if missing:
+        reasons.append("the profile does not name %s" % ", ".join(missing))
+    elif not leaf["function_1"] < leaf["function_2"] < leaf["function_3"]:
+        reasons.append("self shares out of order for the 10/30/60 guest: %s" % r["self_shares"])
+    if r["complete_chains"] < MIN_CHAINS:
+        reasons.append("%.2f%% of samples carry the chain %s (need >= %.0f%%)"
+                       % (r["complete_chains"], ";".join(CHAIN_VCPU0), MIN_CHAINS))
+
+
+def chosen_symbols(d, sid):
+    """xen-uniprof's `symbols: PATH (REASON)` line: (path, reason) or (None, None)."""
+    m = re.search(r"^xen-uniprof: symbols: (\S+) \((.*)\)$", read_id(d, sid, ".stderr", "") or "",
+                  re.M)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def judge_found(d, sid, m, want_path, want_reason, guest, extra_line=None):
+    r, reasons, rc = begin(d, sid, guest, guest_type=m.group(m.lastindex))
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    r["symbols"], r["symbols_reason"] = chosen_symbols(d, sid)
+    if r["symbols"] != want_path or r["symbols_reason"] != want_reason:
+        reasons.append("chose %s (%s); expected %s (%s)" % (r["symbols"], r["symbols_reason"],
+                                                             want_path, want_reason))
+    if extra_line and not re.search(extra_line, read_id(d, sid, ".stderr", "") or ""):
+        reasons.append("stderr lacks /%s/" % extra_line)
+    check_guest_after(d, sid, guest, r, reasons)
+    check_ratio_profile(d, sid, r, reasons, 2000)
+    return finish(r, reasons)
+
+
+def judge_find_elf(d, sid, m):
+    t = m.group(1)
+    return judge_found(d, sid, m, "/guests/ratio-%s.elf" % t, "kernel has symbols",
+                       "ratio-%s" % t)
+
+
+def judge_find_elf_xenstore(d, sid, m):
+    t = m.group(1)
+    return judge_found(d, sid, m, "/guests/ratio-%s.elf" % t, "kernel has symbols",
+                       "ratio-%s" % t, extra_line=r"xl-plugin not loaded .*: using xenstore")
+
+
+def judge_dbg_sibling(d, sid, m):
+    t = m.group(1)
+    return judge_found(d, sid, m, "/guests/stripped/ratio-%s.dbg" % t, ".dbg sibling",
+                       "ratio-stripped-%s" % t)
+
+
+def judge_stripped_only(d, sid, m):
+    t = m.group(1)
+    guest = "ratio-bare-%s" % t
+    r, reasons, rc = begin(d, sid, guest, guest_type=t)
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, EXIT_SYMBOLS, reasons)
+    err = read_id(d, sid, ".stderr", "") or ""
+    r["message"] = next((l for l in err.splitlines() if "no symbols" in l), None)
+    if not r["message"] or "--elf" not in r["message"] or "/guests/bare/ratio-%s" % t not in \
+            r["message"]:
+        reasons.append("no error naming the stripped kernel and --elf: %s" % stderr_tail(d, sid))
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+def judge_wrong_elf(d, sid, m):
+    t = m.group(1)
+    guest = "ratio-%s" % t
+    r, reasons, rc = begin(d, sid, guest, guest_type=t)
+    if reasons is None:
+        return r
+    # The profile is still written (the user asked for that ELF), but loudly flagged.
+    expect_rc(d, sid, rc, 0, reasons)
+    err = read_id(d, sid, ".stderr", "") or ""
+    r["warning"] = next((l for l in err.splitlines() if "does NOT match" in l), None)
+    if not r["warning"] or "nested-%s.elf" % t not in r["warning"]:
+        reasons.append("no mismatch warning naming /guests/nested-%s.elf" % t)
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+def judge_create(d, sid, m):
+    r = judge_run(d, sid, "ratio-pv", "ratio", guest_gone_after=True, guest_type="pv",
+                  backend="xencall")
+    if "exit_code" not in r:
+        return r
+    reasons = r["reasons"]
+    before = read_id(d, sid, ".xllist-before", "") or ""
+    r["existed_before"] = xl_state(before, "ratio-pv") is not None
+    if r["existed_before"]:
+        reasons.append("ratio-pv existed before --create")
+    if not re.search(r"destroyed domain \d+", read_id(d, sid, ".stderr", "") or ""):
+        reasons.append("xen-uniprof did not say it destroyed the domain")
+    # From boot: samples before main's loop (the entry, console set-up) show that sampling
+    # began with the guest's first instructions; reported, since a fast boot may dodge
+    # the first tick.
+    stacks = parse_folded(read_id(d, sid, ".folded"))
+    r["boot_samples"] = sum(c for f, c in stacks if "main" not in f)
+    return finish(r, reasons)
+
+
+def judge_sigkill(d, sid, m):
+    guest = "ratio-pv"
+    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    if reasons is None:
+        return r
+    runs = []
+    for line in (read_id(d, sid, ".runs", "") or "").splitlines():
+        cols = line.split()
+        if len(cols) == 4:
+            runs.append({"delay_ms": int(cols[0]), "sampling": cols[1] == "1",
+                         "state_right_after": cols[2], "state_settled": cols[3]})
+    running = [x for x in runs if x["state_settled"] != "-" and
+               not set(x["state_settled"]) & set("pcd")]
+    r.update({
+        "kills": len(runs),
+        "kills_while_sampling": sum(1 for x in runs if x["sampling"]),
+        "paused_right_after_kill": sum(1 for x in runs if "p" in x["state_right_after"]),
+        "kills_guest_running_after": len(running),
+        "runs": runs,
+    })
+    if len(runs) != KILLS:
+        reasons.append("%d kills recorded (expected %d)" % (len(runs), KILLS))
+    if len(running) != len(runs):
+        bad = [x for x in runs if x not in running]
+        reasons.append("%d of %d kills left the guest not running (first: %s)"
+                       % (len(bad), len(runs), bad[0]))
+    if r["kills_while_sampling"] < KILLS // 2:
+        reasons.append("only %d kills landed while sampling" % r["kills_while_sampling"])
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+def judge_sigterm(d, sid, m):
+    guest = "ratio-pv"
+    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    r.update(tool_stats(d, sid))
+    if "stopped by signal 15" not in (read_id(d, sid, ".stderr", "") or ""):
+        reasons.append("no 'stopped by signal 15' line")
+    check_guest_after(d, sid, guest, r, reasons)
+    check_ratio_profile(d, sid, r, reasons, 1000)
+    return finish(r, reasons)
+
+
+def judge_admin_paused(d, sid, m):
+    guest = "ratio-pv"
+    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    r["xl_state_after"] = xl_state(read_id(d, sid, ".xllist"), guest)
+    if not r["xl_state_after"] or "p" not in r["xl_state_after"]:
+        reasons.append("the admin's pause was undone (xl list state %s)" % r["xl_state_after"])
+    return finish(r, reasons)
+
+
+def judge_destroyed(d, sid, m):
+    guest = "ratio-pv"
+    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, EXIT_DOMAIN_ENDED, reasons)
+    r.update(tool_stats(d, sid))
+    err = read_id(d, sid, ".stderr", "") or ""
+    r["message"] = next((l for l in err.splitlines() if "was destroyed" in l), None)
+    if not r["message"]:
+        reasons.append("no message that the domain was destroyed: %s" % stderr_tail(d, sid))
+    check_ratio_profile(d, sid, r, reasons, 1000)
+    return finish(r, reasons)
+
+
+JUDGES = [
+    (r"find-elf-(pv|pvh)", judge_find_elf),
+    (r"find-elf-xenstore-(pv)", judge_find_elf_xenstore),
+    (r"dbg-sibling-(pv|pvh)", judge_dbg_sibling),
+    (r"stripped-only-(pv|pvh)", judge_stripped_only),
+    (r"wrong-elf-(pv|pvh)", judge_wrong_elf),
+    (r"create-ratio-pv", judge_create),
+    (r"sigkill-pv", judge_sigkill),
+    (r"sigterm-pv", judge_sigterm),
+    (r"admin-paused-pv", judge_admin_paused),
+    (r"destroyed-pv", judge_destroyed),
+]
