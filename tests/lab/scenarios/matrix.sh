@@ -1,0 +1,19 @@
+# The Xen-version matrix (tests/lab/run --xen 4.14 / 4.20, scripts/test-xen-versions --lab):
+# the ratio and nested guests, PV and PVH, with both backends, judged like profiles.sh
+# (tests/lab/judges/profiles.py), by the build made for that Xen.
+SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
+T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
+
+for type in pv pvh; do
+    for prog in ratio nested; do
+        guest_up $prog-$type
+        for backend in xencall xc; do
+            run $prog-$type-$backend \
+                xen-uniprof $prog-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+                    -o /out/$prog-$type-$backend.folded \
+                    --stats /out/$prog-$type-$backend.stats.json \
+                    --elf /guests/$prog-$type.elf --backend $backend
+        done
+        guest_down $prog-$type
+    done
+done
