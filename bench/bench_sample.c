@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench_sample.c - the software part of a sample, on the simulated guest.
  *

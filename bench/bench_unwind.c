@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bench_unwind.c - the software cost of a CFI walk against a frame-pointer
  * walk of the same depth, on the simulated guest (warm caches).
@@ -17,7 +18,7 @@
  *
  * Then the same three as whole samples through the real sampler (pause,
  * registers, walk, unpause, intern into the profile), which is what the
- * 2x bound of issue 8 is about.
+ * 2x bound the CFI unwinder is held to.
  *
  * Usage: bench_unwind [ELF...]   each ELF's CFI table is also built and its
  *                                build time and size reported.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gen_trace.c - make the offline benchmark's input: a raw trace of N samples
  * of D-deep stacks (the uniprof text format xen-uniprof writes) and an ELF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * read_counter.c - read a guest's progress counter from dom0, for the lab
  * bench's guest-overhead measurement (bench/lab-bench).

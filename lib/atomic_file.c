@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * atomic_file.c - write beside the target, then rename over it.
  *

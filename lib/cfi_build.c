@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cfi_build.c - reading an ELF's CFI with libdw into the compact table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cfi_priv.h - the compiled CFI table and its builder, shared by the table
  * (cfi_table.c), the libdw reader (cfi_build.c) and the walk (unwind_cfi.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cfi_table.c - the compact CFI table: building it from rows, looking up.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* domain.c - the domain directory front end: choosing an implementation,
  * the qualifier rule, and the errors a user reads. */
 #include "config.h"

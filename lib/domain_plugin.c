@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * domain_plugin.c - the domain directory answered by the xl-plugin, loaded
  * with dlopen so that the core never links libxenlight (no stable ABI).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* domain_priv.h - between the domain directory's files, not for callers. */
 #ifndef XU_DOMAIN_PRIV_H
 #define XU_DOMAIN_PRIV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * domain_xenstore.c - the domain directory read from xenstore, through a
  * reader (libxenstore in xenstore_reader.c, a fake in the tests).

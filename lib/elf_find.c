@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * elf_find.c - which file holds the guest's symbols (see xu_elf_find.h).
  *

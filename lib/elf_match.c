@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * elf_match.c - does the symbol ELF match the guest that runs?  (See
  * xu_elf_find.h for what is compared and why by share of bytes.)

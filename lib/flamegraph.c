@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * flamegraph.c - the frames of a flame graph, and drawing them as an
  * interactive SVG.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * flamegraph_script.c - the style and script embedded in every SVG.
  *

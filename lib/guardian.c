@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guardian.c - unpause the guest if the profiler dies while it is paused
  * (see xu_guardian.h for the protocol).

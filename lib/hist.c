@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hist.c - log-linear histogram: constant memory whatever the run length. */
 #include "config.h"
 

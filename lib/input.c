@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input.c - reading profiles back: lines, tokens, and the final choice
  * between addresses and names (see xu_input.h).
@@ -262,7 +263,7 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
 
 /* Hex digit value + 1 by character, 0 for anything else: a table, because
  * this runs for every frame of a raw trace (a fifth of a conversion with
- * compare-and-branch per character, issue 7). */
+ * compare-and-branch per character). */
 static const uint8_t hex_plus1[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
     ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input_folded.c - reading folded stacks: "root;...;leaf count" lines.
  *

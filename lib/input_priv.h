@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input_priv.h - what the readers of input.c, input_raw.c and
  * input_folded.c share (internal).

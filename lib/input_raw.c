@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input_raw.c - reading raw traces: xen-uniprof's and the original
  * uniprof's (see output_raw.c for the format, and xu_input.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* log.c - the default stderr logger and the formatting front end. */
 #include "config.h"
 
@@ -25,6 +26,13 @@ static struct xu_log default_log = {
 struct xu_log *xu_log_default(void)
 {
     return &default_log;
+}
+
+void xu_log_init_stderr(struct xu_log *log, enum xu_log_level min_level)
+{
+    log->emit = stderr_emit;
+    log->ctx = NULL;
+    log->min_level = min_level;
 }
 
 void xu_vlogf(struct xu_log *log, enum xu_log_level level, const char *fmt, va_list ap)

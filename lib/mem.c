@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mem.c - guest-virtual reads: the x86-64 page walk over bounded caches.
  *
@@ -15,7 +16,7 @@
  * after word from one or two stack pages, and answering those from one
  * remembered (address space, virtual page) -> host pointer skips the
  * TLB and frame-hash lookups (a third of the software cost of a sample on
- * the simulated target, issue 7).  It is forgotten with the TLB (each
+ * the simulated target).  It is forgotten with the TLB (each
  * sample), on a context switch, and when its frame is evicted.
  */
 #include "config.h"

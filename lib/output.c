@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output.c - the table of formats, and what every writer shares: choosing a
  * format, naming a frame, and putting the result on disk atomically.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_folded.c - one line per distinct stack: "root;...;leaf count".
  *

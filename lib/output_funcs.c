@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_funcs.c - function ids, hash maps and escaping for the writers.
  */

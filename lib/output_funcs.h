@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_funcs.h - what the writers of stacks-as-functions share (internal).
  *

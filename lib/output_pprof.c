@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_pprof.c - the "pprof" format: a gzipped profile.proto, as
  * `go tool pprof` and other pprof readers take it.

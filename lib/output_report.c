@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_report.c - the "report" format: top functions by self and total
  * samples, as a table that fits an 80-column terminal.

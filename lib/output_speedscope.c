@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_speedscope.c - the "speedscope" format: speedscope's JSON file
  * format (https://www.speedscope.app/file-format-schema.json).

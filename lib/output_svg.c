@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * output_svg.c - the "svg" format: an interactive flame graph, drawn by
  * flamegraph.c from the profile's frame tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * profile.c - interned stacks.
  *
@@ -233,7 +234,7 @@ static int set_insert(uint64_t *set, uint8_t *used, size_t cap, uint64_t a)
  * work.  The set grows with the distinct addresses, not with the frames: a
  * set sized for every frame (20 million for a million 20-deep samples)
  * cost 576 MiB of address space and a page fault per distinct address
- * (issue 7).
+ * (the worst case of the offline benchmark).
  */
 long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
 {

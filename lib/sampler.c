@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sampler.c - the sampling loop (see xu_sampler.h for the contract).
  *

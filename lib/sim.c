@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim.c - the simulated guest behind xu_sim.h.
  *

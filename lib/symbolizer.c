@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * symbolizer.c - the profile's unique addresses, each resolved once.
  *
@@ -11,7 +12,7 @@
  * million 20-deep samples), so the question itself must be cheap: an
  * open-addressing table over the sorted array answers it in O(1) (a binary
  * search over tens of thousands of addresses cost a quarter of a folded
- * conversion, issue 7).  The table holds indices, at most half full.
+ * conversion).  The table holds indices, at most half full.
  */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * symbols.c - function symbols of an ELF file, read with libelf.
  *

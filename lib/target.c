@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* target.c - backend registry and the x86 facts every backend shares. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * target_xc.c - the target backend on libxc (libxenctrl), the API that
  * uniprof used and that every Xen since 4.8 still ships.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * target_xencall.c - the target backend on Xen's stable libraries:
  * libxencall for the domctls, libxenforeignmemory for guest frames.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * unwind_cfi.c - the stack walk driven by the compiled CFI table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * unwind_fp.c - frame-pointer unwinding for x86-64.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* x86_context.c - Xen's x86 vCPU structures -> struct xu_vcpu_regs. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * x86_context.h - Xen's x86 vCPU state as struct xu_vcpu_regs.
  *

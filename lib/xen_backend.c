@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xen_backend.c - getdomaininfo -> xu_domain_info, and the Xen error lines. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xen_backend.h - what the two Xen backends share above the vCPU state:
  * reading XEN_DOMCTL_getdomaininfo's answer, and turning failures into one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xen_maps.c - the frames a Xen backend still has mapped. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xen_maps.h - the set of frames a Xen backend has mapped and not yet
  * unmapped, so that close() can release what the caller did not.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xenstore_reader.c - the xenstore domain directory over libxenstore. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_atomic_file.h - a file that appears whole or not at all.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_cfi.h - unwinding without frame pointers: DWARF CFI compiled into a
  * compact table at start-up, searched once per frame while sampling.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_domain.h - the domain directory: which domains exist, what a name the
  * user typed means, and where a domain's kernel file is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_elf_find.h - finding the ELF that holds the guest's symbols, and
  * checking that it is the kernel the guest actually runs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_flamegraph.h - the frames behind the svg format and `diff`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_guardian.h - a small process that unpauses the guest if the profiler
  * dies while the guest is paused (SIGKILL, a crash, the OOM killer).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_hist.h - a fixed-size latency histogram (log-linear buckets).
  *

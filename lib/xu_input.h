@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_input.h - reading a profile back from a file, for `convert` and `diff`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_log.h - caller-supplied logging for the xen-uniprof library.
  *
@@ -27,6 +28,9 @@ struct xu_log {
 
 /* The stderr logger used when a NULL logger is passed. */
 struct xu_log *xu_log_default(void);
+
+/* Make *log a stderr logger like the default one, with its own threshold. */
+void xu_log_init_stderr(struct xu_log *log, enum xu_log_level min_level);
 
 void xu_logf(struct xu_log *log, enum xu_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_mem.h - reading guest-virtual memory through the guest's page tables.
  *

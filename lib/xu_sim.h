@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_sim.h - a simulated guest for unit tests and benchmarks.
  *

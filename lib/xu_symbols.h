@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_symbols.h - function symbols of the guest's ELF, and resolving the
  * addresses of a profile once each.

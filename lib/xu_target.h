@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_target.h - the one interface between the profiler and a running guest.
  *

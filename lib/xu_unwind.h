@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_unwind.h - turning a stopped vCPU's registers into raw return addresses.
  *

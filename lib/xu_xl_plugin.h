@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xu_xl_plugin.h - the binary interface between the core and the xl-plugin.
  *

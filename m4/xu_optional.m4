@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 dnl XU_ARG_OPTIONAL_PKG(NAME, VAR, PKG-SPEC, DESCRIPTION)
 dnl An optional pkg-config dependency with --with-NAME=auto|yes|no.
 dnl auto (the default) uses it when found; yes fails configure when it is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 dnl XU_WITH_XEN_PREFIX: --with-xen=DIR builds against the Xen staged in DIR
 dnl (a sysroot holding usr/include and usr/lib/<triplet>, as dpkg -x leaves
 dnl it).  Only DIR's pkg-config files are used, so a build can never mix the

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cli_log.h - the one stderr logger of every xen-uniprof command.
+ * cli_log.h - how loud each xen-uniprof command logs.
  *
  * Messages go to stderr as "xen-uniprof: [warning: |error: |debug: ]text".
  * Each command has its own default level (recording is chatty, info and up:

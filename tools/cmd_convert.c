@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_convert.c - `xen-uniprof convert [OPTIONS] INPUT`: a raw trace (ours
  * or the original uniprof's) or folded stacks, symbolised against --elf

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmd_diff.c - `xen-uniprof diff BEFORE AFTER -o diff.svg`: a differential
  * flame graph.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * commands.h - the offline subcommands: `xen-uniprof convert` and
  * `xen-uniprof diff`.

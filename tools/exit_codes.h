@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * exit_codes.h - what xen-uniprof's exit status means.  Documented in the
  * man page (EXIT STATUS) and the README; scripts depend on these numbers,

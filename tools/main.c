@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * main.c - xen-uniprof's entry point: pick the command, parse, run.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* options.c - parsing `xen-uniprof [options] DOMAIN` (see options.h). */
 #include "config.h"
 

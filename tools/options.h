@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * options.h - the command line of `xen-uniprof [options] DOMAIN`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.c - profile a live domain: resolve it, attach, sample, symbolise,
  * write.  Every failure ends in one message and a documented exit code;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * record.h - profiling a live domain: the default command of xen-uniprof.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* render_options.c - see render_options.h. */
 #include "config.h"
 

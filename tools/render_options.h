@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * render_options.h - the options every command that writes a profile
  * shares: how the profile is drawn (flame graph size, title, colours) and

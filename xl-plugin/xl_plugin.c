@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xl_plugin.c - everything xen-uniprof needs from libxl, in a shared object
  * built against the Xen it runs on (libxl has no stable ABI).

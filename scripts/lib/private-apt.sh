@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # scripts/lib/private-apt.sh: sourced (bash), never run.  A private apt for one Debian suite,
 # so that a Debian 12 host can download another release's packages without touching its own
 # apt configuration: sources, lists, cache and an empty dpkg status all live under one
@@ -34,4 +35,16 @@ private_apt_init() {
     log "apt-get update ($suite, private state in $a)"
     apt-get "${PRIVATE_APT[@]}" update > "$a/update.log" 2>&1 || {
         cat "$a/update.log" >&2; log "apt-get update for $suite failed"; return 1; }
+}
+
+# private_apt_newer_glibc: does the suite of private_apt_init carry a newer glibc than the
+# host's?  Then its binaries need its libc6 (Xen 4.20's libraries: GLIBC_2.38+ against
+# Debian 12's 2.36).  Sets PRIVATE_APT_GLIBC to "SUITE_VERSION > HOST_VERSION" for logs.
+private_apt_newer_glibc() {
+    local host suite
+    host=$(dpkg-query -W -f='${Version}' libc6 2>/dev/null | sed 's/-.*//')
+    suite=$(apt-cache "${PRIVATE_APT[@]}" show libc6 2>/dev/null |
+            awk '/^Version:/ {print $2; exit}' | sed 's/-.*//')
+    PRIVATE_APT_GLIBC="$suite > $host"
+    [ -n "$suite" ] && dpkg --compare-versions "$suite" gt "$host"
 }

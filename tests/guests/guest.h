@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h - what the shared ground-truth programs (ratio.c, nested.c, smp.c)
  * get from the per-type boot code (pv/, pvh/).

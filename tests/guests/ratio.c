@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ratio: three functions doing equal work per call, called 1:3:6.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * smp: two vCPUs running different known functions, for per-vCPU
  * attribution.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* backend_contract.c - what every Xen backend must do, against fake_xen. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * backend_contract.h - the tests every Xen backend must pass, run against
  * tests/helpers/fake_xen.c: errors named and mapped (privcmd missing,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fake_xen.c - a small model of the hypervisor's domctls (see fake_xen.h). */
 #include "config.h"
 

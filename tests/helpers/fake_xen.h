@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fake_xen.h - a small model of the hypervisor's domctls, for testing the
  * Xen backends without Xen.

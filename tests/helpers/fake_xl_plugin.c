@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fake_xl_plugin.c - an xl-plugin without libxl, built as
  * tests/fakeplugin/xen-uniprof-xl.so for test_domain: it lets the loader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mkelf.c - write small ELF64 x86-64 test files with libelf (see mkelf.h).
  *

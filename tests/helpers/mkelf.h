@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mkelf.h - write small ELF64 x86-64 files for tests, so no test needs a
  * binary fixture.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sim_guest.c - see sim_guest.h. */
 #include "config.h"
 

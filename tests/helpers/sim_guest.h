@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sim_guest.h - a ready-made simulated x86-64 guest for tests and benches.
  *

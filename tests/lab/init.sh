@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # dom0's /init in the lab (busybox sh): bring up the Xen toolstack, mount the host's output
 # directory, run /lab-scenarios, and power off.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # common.sh - sourced by the tests in tests/tools: where things are, a
 # scratch directory removed on exit, and the skip/fail conventions of
 # automake's test driver (77 = skipped, 99 = hard error).

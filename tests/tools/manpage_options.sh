@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # manpage_options.sh - the man page documents exactly the options the code
 # accepts: every long option in `xen-uniprof --help` (and in convert's and
 # diff's help) appears in docs/xen-uniprof.1, and every option the man page

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # pprof_go.sh - our pprof output as `go tool pprof` reads it: the numbers of
 # -top, and the mapping's build-id in -raw.  The guest is a real ELF built
 # here with the C compiler; the trace is written from its symbols.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # speedscope_schema.sh - our speedscope JSON against speedscope's own
 # file-format schema (from its npm package), validated with ajv.  The two
 # npm packages are installed into a cache directory on first use.

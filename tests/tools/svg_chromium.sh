@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # svg_chromium.sh - the flame graph's script, run by a real browser: headless
 # Chromium opens the SVG from disk with ?s=REGEX and ?x=&y= and we read the
 # DOM it ends with.  Needs Debian's chromium (skipped without it).

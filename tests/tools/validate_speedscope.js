@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // validate_speedscope.js FILE SCHEMA TOTAL - validate a speedscope file
 // against the file-format schema shipped by the speedscope npm package (with
 // ajv), then check what the schema cannot: every frame index exists, one

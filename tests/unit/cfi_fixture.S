@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cfi_fixture.S - functions with real assembler-made CFI for test_unwind_cfi.
  *

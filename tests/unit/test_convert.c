@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_convert.c - `xen-uniprof convert` and `xen-uniprof diff` end to end:
  * an original-uniprof trace (with its `0` terminators) and an ELF written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_domain.c - the domain directory: the xenstore implementation over a
  * fake reader, the front end's rules and errors, and the plugin loader with

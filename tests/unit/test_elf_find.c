@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_elf_find.c - finding the symbol ELF (files made by mkelf in a
  * temporary directory, the debug root pointed into it) and comparing an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_end_to_end.c - the whole pipeline on a simulated guest whose answer
  * is known exactly: page tables and frame-pointer stacks in guest memory,

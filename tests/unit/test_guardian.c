@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_guardian.c - the guardian process, against a fake domain that lives
  * in shared memory so the test, the guardian and a "profiler" child all see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_hist.c - the paused-time histogram: exact extremes, ~3 % quantiles. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_input_raw.c - reading raw traces (ours and the original uniprof's)
  * and folded stacks back into a profile, exactly; and hostile input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_mem.c - the guest page walk and its caches, over the simulated guest
  * (whose tables are built by an independent writer in sim.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_options.c - the command line: defaults, values, and worded errors. */
 #include "config.h"
 

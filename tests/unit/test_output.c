@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_output.c - the exact text of the raw and folded writers, the format
  * table, and writing a file atomically (or to stdout).

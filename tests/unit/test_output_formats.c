@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_output_formats.c - the pprof and speedscope writers without their
  * tools: pprof is gunzipped and walked with a small protobuf reader here

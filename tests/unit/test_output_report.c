@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_output_report.c - the exact text of the report format: self and
  * total counts (recursion counted once), ties broken by name, long names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_output_svg.c - the flame graph SVG: well-formed XML (a small checker
  * here, and xmllint too when it is installed), its frames and their sample

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_profile.c - interning stacks: counts, keys, the cap, unique addresses. */
 #include "config.h"
 

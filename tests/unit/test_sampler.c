@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_sampler.c - the sampling loop over the simulated guest: exact counts,
  * the pause/unpause balance on every exit, and the ways a run ends.

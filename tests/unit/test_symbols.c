@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_symbols.c - reading function symbols from ELF files written by
  * mkelf, looking addresses up, and resolving a profile's addresses once.

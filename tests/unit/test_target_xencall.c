@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_target_xencall.c - the xencall backend against a fake hypervisor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_unwind_cfi.c - CFI compiled from real assembler CFI, walked over
  * stacks laid out in the simulated guest exactly as the code would have.

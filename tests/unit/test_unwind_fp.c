@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_unwind_fp.c - the frame-pointer walk over good and hostile stacks.
  */

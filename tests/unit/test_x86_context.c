@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* test_x86_context.c - Xen's PV and HVM vCPU structures -> xu_vcpu_regs. */
 #include "config.h"
 

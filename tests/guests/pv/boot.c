@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * PV boot code: the PV console ring for output, and VCPUOP_initialise with a
  * vcpu_guest_context for the second vCPU.  Runs once; never in a profile.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * 64-bit PV entry: Xen ELF notes, the hypercall page, and the vCPU entries.
  * Xen starts vCPU 0 at _start in 64-bit mode with RSI = start_info.  Both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * PVH boot code: output on Xen's debug port 0xe9 (Xen prints it as
  * "(dN) ..."), a hypercall page installed through Xen's CPUID leaves and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * 64-bit PVH entry.  Xen enters pvh_start32 (XEN_ELFNOTE_PHYS32_ENTRY) in
  * 32-bit protected mode, paging off, EBX = hvm_start_info.  We identity-map

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Judges of the lab's scenarios, one module per scenario family.
 
 Every module here (other than common) exports JUDGES: a list of (regex, function) pairs.

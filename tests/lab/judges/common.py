@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """What the judges share: reading dom0's files and xen-uniprof's own account of a run."""
 import json
 import os
@@ -70,6 +71,28 @@ def new_result(d, sid, **fields):
 
 def did_not_run(r):
     r.update({"pass": False, "reasons": ["scenario did not run (dom0 never got to it)"]})
+    return r
+
+
+def begin(d, sid, **fields):
+    """A run's verdict so far: (result, reasons, exit code), or (result, None, None) when
+    the scenario did not run (the result then says so and is final)."""
+    r = new_result(d, sid, **fields)
+    rc = exit_code(d, sid)
+    if rc is None:
+        return did_not_run(r), None, None
+    r["exit_code"] = rc
+    return r, [], rc
+
+
+def expect_rc(d, sid, rc, want, reasons):
+    if rc != want:
+        reasons.append("exit code %d (expected %d): %s" % (rc, want, stderr_tail(d, sid)))
+
+
+def finish(r, reasons):
+    r["pass"] = not reasons
+    r["reasons"] = reasons
     return r
 
 

@@ -1,12 +1,13 @@
-"""The guest's life around the profiler: scenarios/lifecycle.sh (issue 4).
+# SPDX-License-Identifier: GPL-2.0-only
+"""The guest's life around the profiler: scenarios/lifecycle.sh.
 
 Each judge checks what its case is about; the shares themselves are profiles.py's
 business, except for create-ratio-pv, a whole profile taken from the guest's boot.
 """
 import re
 
-from .common import (check_guest_after, did_not_run, exit_code, new_result, parse_folded, pct,
-                     read_id, stderr_tail, tool_stats, xl_state)
+from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
+                     stderr_tail, tool_stats, xl_state)
 from .profiles import CHAIN_VCPU0, EXPECTED, has_chain, judge_run
 
 EXIT_SYMBOLS = 4
@@ -14,27 +15,6 @@ EXIT_DOMAIN_ENDED = 6
 MIN_CHAINS = 99.0
 KILLS = 100
 RATIO_FUNCTIONS = [fn for fn, _, _ in EXPECTED["ratio"]]
-
-
-def begin(d, sid, guest, **fields):
-    """(result, reasons, exit code) or (result, None, None) if the scenario did not run."""
-    r = new_result(d, sid, guest=guest, tool="xen-uniprof", **fields)
-    rc = exit_code(d, sid)
-    if rc is None:
-        return did_not_run(r), None, None
-    r["exit_code"] = rc
-    return r, [], rc
-
-
-def finish(r, reasons):
-    r["pass"] = not reasons
-    r["reasons"] = reasons
-    return r
-
-
-def expect_rc(d, sid, rc, want, reasons):
-    if rc != want:
-        reasons.append("exit code %d (expected %d): %s" % (rc, want, stderr_tail(d, sid)))
 
 
 def check_ratio_profile(d, sid, r, reasons, min_samples):
@@ -68,7 +48,7 @@ def chosen_symbols(d, sid):
 
 
 def judge_found(d, sid, m, want_path, want_reason, guest, extra_line=None):
-    r, reasons, rc = begin(d, sid, guest, guest_type=m.group(m.lastindex))
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type=m.group(m.lastindex))
     if reasons is None:
         return r
     expect_rc(d, sid, rc, 0, reasons)
@@ -104,7 +84,7 @@ def judge_dbg_sibling(d, sid, m):
 def judge_stripped_only(d, sid, m):
     t = m.group(1)
     guest = "ratio-bare-%s" % t
-    r, reasons, rc = begin(d, sid, guest, guest_type=t)
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type=t)
     if reasons is None:
         return r
     expect_rc(d, sid, rc, EXIT_SYMBOLS, reasons)
@@ -120,7 +100,7 @@ def judge_stripped_only(d, sid, m):
 def judge_wrong_elf(d, sid, m):
     t = m.group(1)
     guest = "ratio-%s" % t
-    r, reasons, rc = begin(d, sid, guest, guest_type=t)
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type=t)
     if reasons is None:
         return r
     # The profile is still written (the user asked for that ELF), but loudly flagged.
@@ -155,7 +135,7 @@ def judge_create(d, sid, m):
 
 def judge_sigkill(d, sid, m):
     guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
     if reasons is None:
         return r
     runs = []
@@ -187,7 +167,7 @@ def judge_sigkill(d, sid, m):
 
 def judge_sigterm(d, sid, m):
     guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
     if reasons is None:
         return r
     expect_rc(d, sid, rc, 0, reasons)
@@ -201,7 +181,7 @@ def judge_sigterm(d, sid, m):
 
 def judge_admin_paused(d, sid, m):
     guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
     if reasons is None:
         return r
     expect_rc(d, sid, rc, 0, reasons)
@@ -213,7 +193,7 @@ def judge_admin_paused(d, sid, m):
 
 def judge_destroyed(d, sid, m):
     guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest, guest_type="pv")
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
     if reasons is None:
         return r
     expect_rc(d, sid, rc, EXIT_DOMAIN_ENDED, reasons)

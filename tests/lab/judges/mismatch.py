@@ -1,11 +1,12 @@
-"""A build for another Xen than the one running: scenarios/mismatch.sh (issue 6).
+# SPDX-License-Identifier: GPL-2.0-only
+"""A build for another Xen than the one running: scenarios/mismatch.sh.
 
 It must refuse in one line that names the running Xen (XENVER_version) and the Xen it was
 built for and says what to do, exit 7, and leave the guest as it was.
 """
 import re
 
-from .common import check_guest_after, did_not_run, exit_code, new_result, read, read_id
+from .common import begin, check_guest_after, expect_rc, finish, read, read_id
 
 EXIT_XEN_MISMATCH = 7
 LINE_RE = re.compile(r"Xen version mismatch: the running hypervisor is Xen (\d+\.\d+)\S*, "
@@ -14,14 +15,10 @@ LINE_RE = re.compile(r"Xen version mismatch: the running hypervisor is Xen (\d+\
 
 def judge(d, sid, m):
     guest = "ratio-pv"
-    r = new_result(d, sid, guest=guest, tool="xen-uniprof (another Xen's build)")
-    rc = exit_code(d, sid)
-    if rc is None:
-        return did_not_run(r)
-    reasons = []
-    r["exit_code"] = rc
-    if rc != EXIT_XEN_MISMATCH:
-        reasons.append("exit code %d (expected %d)" % (rc, EXIT_XEN_MISMATCH))
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof (another Xen's build)")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, EXIT_XEN_MISMATCH, reasons)
     err = (read_id(d, sid, ".stderr", "") or "").splitlines()
     lines = [l for l in err if LINE_RE.search(l)]
     r["message"] = lines[0] if lines else None
@@ -42,9 +39,7 @@ def judge(d, sid, m):
         if "rebuild" not in lines[0]:
             reasons.append("the line does not say what to do")
     check_guest_after(d, sid, guest, r, reasons)
-    r["pass"] = not reasons
-    r["reasons"] = reasons
-    return r
+    return finish(r, reasons)
 
 
 JUDGES = [(r"mismatch-pv", judge)]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """xen-uniprof against the ground truth of the guests in tests/guests/.
 
 Scenario ids: <program>[-nofp]-<type>-<backend>, e.g. ratio-pv-xencall or
@@ -7,8 +8,8 @@ to the guests' source.
 """
 import re
 
-from .common import (check_guest_after, exit_code, new_result, did_not_run, parse_folded, pct,
-                     read_id, stderr_tail, tool_stats, xl_cpu_seconds, xl_state)
+from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
+                     tool_stats, xl_cpu_seconds, xl_state)
 
 # The samples of a run are not independent (under QEMU the guest moves less than one round
 # of its loop between two samples): across the lab's runs the shares scattered 1.4-1.8
@@ -115,14 +116,10 @@ def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, guest_gone_after=Fal
     """A xen-uniprof run whose folded output is <sid>.folded, against program prog's
     ground truth.  Other judges use it too (e.g. a profile taken from the guest's boot,
     whose guest must be gone afterwards: guest_gone_after)."""
-    r = new_result(d, sid, guest=guest, program=prog, tool="xen-uniprof", **fields)
-    rc = exit_code(d, sid)
-    if rc is None:
-        return did_not_run(r)
-    reasons = []
-    r["exit_code"] = rc
-    if rc != 0:
-        reasons.append("xen-uniprof exited %d: %s" % (rc, stderr_tail(d, sid)))
+    r, reasons, rc = begin(d, sid, guest=guest, program=prog, tool="xen-uniprof", **fields)
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
     r.update(tool_stats(d, sid))
 
     after = read_id(d, sid, ".xllist")
@@ -158,9 +155,7 @@ def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, guest_gone_after=Fal
         check_shares(stacks, prog, r, reasons)
     else:
         check_vcpus(stacks, r, reasons)
-    r["pass"] = not reasons
-    r["reasons"] = reasons
-    return r
+    return finish(r, reasons)
 
 
 def twin_deltas(d, r, twin):
@@ -198,15 +193,11 @@ def judge_fp_control(d, sid, m):
     and their pass would prove nothing."""
     prog, gtype = m.groups()
     guest = "%s-nofp-%s" % (prog, gtype)
-    r = new_result(d, sid, guest=guest, program=prog, guest_type=gtype, tool="xen-uniprof",
-                   unwind="fp", control=True)
-    rc = exit_code(d, sid)
-    if rc is None:
-        return did_not_run(r)
-    reasons = []
-    r["exit_code"] = rc
-    if rc != 0:
-        reasons.append("xen-uniprof exited %d: %s" % (rc, stderr_tail(d, sid)))
+    r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type=gtype,
+                           tool="xen-uniprof", unwind="fp", control=True)
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
     check_guest_after(d, sid, guest, r, reasons)
     stacks = parse_folded(read_id(d, sid, ".folded"))
     total = sum(c for _, c in stacks)
@@ -219,9 +210,7 @@ def judge_fp_control(d, sid, m):
         reasons.append("the frame-pointer walk found %.2f%% full chains on a guest built "
                        "without frame pointers (expected <= %.0f%%)"
                        % (r["complete_chains"], MAX_CONTROL_CHAINS))
-    r["pass"] = not reasons
-    r["reasons"] = reasons
-    return r
+    return finish(r, reasons)
 
 
 JUDGES = [(r"(ratio|nested|smp)(-nofp)?-(pv|pvh)-(xencall|xc)", judge),

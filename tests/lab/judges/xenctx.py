@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """Xen's own xenctx on the guests: an independent check of their frame chains.
 
 Scenario ids: <program>-<type>-xenctx; dom0 leaves N call traces in <id>.xenctx.
 """
 import re
 
-from .common import check_guest_after, did_not_run, new_result, pct, read_id
+from .common import check_guest_after, did_not_run, finish, new_result, pct, read_id
 
 HOT = {"ratio": {"function_1", "function_2", "function_3"},
        "nested": {"function_1", "function_2", "function_3", "function_4", "function_5"},
@@ -55,9 +56,7 @@ def judge(d, sid, m):
         reasons.append("%d of %d xenctx traces lack the expected chain"
                        % (len(samples) - good, len(samples)))
     check_guest_after(d, sid, guest, r, reasons)
-    r["pass"] = not reasons
-    r["reasons"] = reasons
-    return r
+    return finish(r, reasons)
 
 
 JUDGES = [(r"(ratio|nested|smp)-(pv|pvh)-xenctx", judge)]

@@ -1,4 +1,5 @@
-# The guest's life around the profiler (issue 4), judged by tests/lab/judges/lifecycle.py:
+# SPDX-License-Identifier: GPL-2.0-only
+# The guest's life around the profiler, judged by tests/lab/judges/lifecycle.py:
 #   find-elf-TYPE        `xen-uniprof ratio-TYPE` with no --elf: the kernel has symbols
 #   find-elf-xenstore-pv the same without the xl plugin: names and kernel from xenstore
 #   dbg-sibling-TYPE     the kernel is stripped; its .dbg sibling has the symbols

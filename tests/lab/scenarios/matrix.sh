@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The Xen-version matrix (tests/lab/run --xen 4.14 / 4.20, scripts/test-xen-versions --lab):
 # the ratio and nested guests, PV and PVH, with both backends, judged like profiles.sh
 # (tests/lab/judges/profiles.py), by the build made for that Xen.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A build of xen-uniprof for another Xen than the one running (tests/lab/run
 # --mismatch-build, installed at /opt/xu-mismatch), judged by tests/lab/judges/mismatch.py:
 # the hypervisor rejects its domctl interface version, and it must say so in one line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Unwinding without frame pointers (DWARF CFI): the ratio and nested guests built with
 # -fomit-frame-pointer -fasynchronous-unwind-tables (tests/guests: <prog>-nofp-<type>),
 # profiled with --unwind=cfi, judged like their frame-pointer twins in profiles.sh: the

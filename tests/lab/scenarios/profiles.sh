@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Profiles of the ground-truth guests, judged by tests/lab/judges/profiles.py (and
 # xenctx.py) by ID, which names <program>-<guest type>-<backend>:
 #   ratio   10/30/60 % self shares, >= 99 % complete chains down to _start
