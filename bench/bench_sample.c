@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "sim_guest.h"
-#include "xu_sampler.h"
+#include "sample/xu_sampler.h"
 
 static double now_s(void)
 {

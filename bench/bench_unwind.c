@@ -32,11 +32,11 @@
 #include <time.h>
 
 #include "sim_guest.h"
-#include "xu_cfi.h"
-#include "xu_mem.h"
-#include "xu_profile.h"
-#include "xu_sampler.h"
-#include "xu_unwind.h"
+#include "unwind/xu_cfi.h"
+#include "mem/xu_mem.h"
+#include "profile/xu_profile.h"
+#include "sample/xu_sampler.h"
+#include "unwind/xu_unwind.h"
 
 #define NFUNCS      65536u
 #define FUNC_BYTES  64u

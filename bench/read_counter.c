@@ -36,9 +36,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "xu_log.h"
-#include "xu_mem.h"
-#include "xu_target.h"
+#include "util/xu_log.h"
+#include "mem/xu_mem.h"
+#include "target/xu_target.h"
 
 static uint64_t now_ns(void)
 {

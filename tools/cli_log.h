@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "xu_log.h"
+#include "util/xu_log.h"
 
 void xu_cli_log_init(struct xu_log *log, enum xu_log_level dflt, int verbose, bool quiet);
 

@@ -19,7 +19,7 @@
 #include "cli_log.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "output_funcs.h"
+#include "output/funcs.h"
 #include "render_options.h"
 
 static const struct option convert_options[] = {

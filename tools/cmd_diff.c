@@ -24,8 +24,8 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "render_options.h"
-#include "xu_atomic_file.h"
-#include "xu_flamegraph.h"
+#include "util/xu_atomic_file.h"
+#include "output/xu_flamegraph.h"
 
 static const struct option diff_options[] = {
     { "elf",          required_argument, NULL, 'e' },

@@ -13,10 +13,10 @@
 
 #include <stdbool.h>
 
-#include "xu_input.h"
-#include "xu_log.h"
-#include "xu_output.h"
-#include "xu_symbols.h"
+#include "input/xu_input.h"
+#include "util/xu_log.h"
+#include "output/xu_output.h"
+#include "symbols/xu_symbols.h"
 
 int xu_cmd_convert(int argc, char **argv);
 int xu_cmd_diff(int argc, char **argv);

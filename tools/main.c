@@ -11,8 +11,8 @@
 #include "exit_codes.h"
 #include "options.h"
 #include "record.h"
-#include "xu_output.h"
-#include "xu_target.h"
+#include "output/xu_output.h"
+#include "target/xu_target.h"
 
 static void print_version(void)
 {

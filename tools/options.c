@@ -12,7 +12,7 @@
 
 #include "options.h"
 #include "render_options.h"
-#include "xu_unwind.h"
+#include "unwind/xu_unwind.h"
 
 enum {
     OPT_MAX_DEPTH = 256,

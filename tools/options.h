@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "xu_output.h"
+#include "output/xu_output.h"
 
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0

@@ -18,21 +18,21 @@
 
 #include "cli_log.h"
 #include "exit_codes.h"
-#include "output_funcs.h"
+#include "output/funcs.h"
 #include "record.h"
-#include "xu_atomic_file.h"
+#include "util/xu_atomic_file.h"
 #ifdef HAVE_LIBDW
-#include "xu_cfi.h"
+#include "unwind/xu_cfi.h"
 #endif
-#include "xu_domain.h"
-#include "xu_elf_find.h"
-#include "xu_guardian.h"
-#include "xu_mem.h"
-#include "xu_output.h"
-#include "xu_profile.h"
-#include "xu_sampler.h"
-#include "xu_symbols.h"
-#include "xu_target.h"
+#include "xen/xu_domain.h"
+#include "symbols/xu_elf_find.h"
+#include "sample/xu_guardian.h"
+#include "mem/xu_mem.h"
+#include "output/xu_output.h"
+#include "profile/xu_profile.h"
+#include "sample/xu_sampler.h"
+#include "symbols/xu_symbols.h"
+#include "target/xu_target.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -238,7 +238,7 @@ static int write_stats(const char *path, const struct xu_output_meta *meta,
     f = af->f;
     fprintf(f, "{\n  \"domid\": %" PRIu32 ",\n  \"domain\": ", meta->domid);
     json_string(f, meta->domain_name);
-    fprintf(f, ",\n  \"guest_type\": \"%s\",\n  \"backend\": ", xu_guest_type_name(meta->guest_type));
+    fprintf(f, ",\n  \"guest_type\": \"%s\",\n  \"backend\": ", meta->guest_type ? meta->guest_type : "unknown");
     json_string(f, meta->backend);
     fprintf(f, ",\n  \"elf\": ");
     json_string(f, meta->elf_path);
@@ -631,7 +631,7 @@ int xu_record(const struct xu_options *o)
     meta.domain_name = label;
     meta.backend = backend->name;
     meta.elf_path = elf.path;
-    meta.guest_type = info.type;
+    meta.guest_type = xu_guest_type_name(info.type);
     meta.frequency_hz = o->frequency;
     meta.duration_s = st.elapsed_s;
     oopts = o->render;

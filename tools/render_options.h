@@ -14,7 +14,7 @@
 #include <getopt.h>
 #include <stddef.h>
 
-#include "xu_output.h"
+#include "output/xu_output.h"
 
 /* getopt values, above any short option and any command's own long ones */
 enum {

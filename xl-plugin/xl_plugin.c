@@ -37,7 +37,7 @@
 #include <libxlutil.h>
 #include <xentoollog.h>
 
-#include "xu_xl_plugin.h"
+#include "xen/xu_xl_plugin.h"
 
 #define XL_CREATE_ENV "XEN_UNIPROF_XL"  /* another xl binary (tests, staged Xen) */
 

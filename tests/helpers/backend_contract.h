@@ -10,7 +10,7 @@
 #ifndef BACKEND_CONTRACT_H
 #define BACKEND_CONTRACT_H
 
-#include "xu_target.h"
+#include "target/xu_target.h"
 
 /* The backend under test; set before contract_run(). */
 extern const struct xu_target_ops *contract_ops;

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "fake_xen.h"
-#include "x86_context.h"
+#include "arch/x86_64/context.h"
 
 struct fake_xen fake_xen;
 static uint8_t frames[FAKE_NR_FRAMES][XU_PAGE_SIZE] __attribute__((aligned(4096)));

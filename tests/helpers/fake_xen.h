@@ -27,8 +27,8 @@
 #include <xen/xen.h>
 #include <xen/domctl.h>
 
-#include "xu_log.h"
-#include "xu_target.h"
+#include "util/xu_log.h"
+#include "target/xu_target.h"
 
 #define FAKE_NR_VCPUS 4
 #define FAKE_NR_FRAMES 8

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xu_xl_plugin.h"
+#include "xen/xu_xl_plugin.h"
 
 struct xu_xl_plugin {
     struct xu_log *log;

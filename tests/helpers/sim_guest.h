@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "xu_sim.h"
-#include "xu_target.h"
+#include "target/xu_target.h"
 
 #define SIM_TEXT_BASE   0xffffffff80000000ULL
 #define SIM_STACK_BASE  0xffffc90000000000ULL

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* x86_context.c - Xen's x86 vCPU structures -> struct xu_vcpu_regs. */
+#include "config.h"
+
+#include <string.h>
+
+#include "context.h"
+
+/* Physical-address bits of CR3 in long mode: 51..12 (0..11 are PCD/PWT or a
+ * PCID, and bit 63 never reaches the saved value). */
+#define CR3_LONG_MASK 0x000ffffffffff000ULL
+#define CR3_PAE_MASK  0x00000000ffffffe0ULL    /* 32-byte aligned PDPT */
+#define CR3_32_MASK   0x00000000fffff000ULL
+
+/* The DPL field of Xen's packed segment attributes (hvm_hw_cpu *_arbytes):
+ * type:4 s:1 dpl:2 p:1 avl:1 l:1 db:1 g:1. */
+#define ARBYTES_DPL(ar) (((ar) >> 5) & 3u)
+
+uint64_t xu_x86_cr3_root(uint64_t cr3, enum xu_paging_mode mode)
+{
+    switch (mode) {
+    case XU_PAGING_LONG4:
+    case XU_PAGING_LONG5:
+        return cr3 & CR3_LONG_MASK;
+    case XU_PAGING_PAE:
+        return cr3 & CR3_PAE_MASK;
+    case XU_PAGING_32:
+        return cr3 & CR3_32_MASK;
+    case XU_PAGING_NONE:
+        break;
+    }
+    return 0;
+}
+
+static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs *out)
+{
+    uint64_t cr3;
+
+    if (!(c->flags & VGCF_online))
+        return;
+    out->online = true;
+    out->kernel_mode = (c->flags & VGCF_in_kernel) != 0;
+    /* A 64-bit PV guest always runs on Xen's 4-level tables: it has no
+     * paging mode of its own to report. */
+    out->paging = XU_PAGING_LONG4;
+    out->ip = c->user_regs.rip;
+    out->sp = c->user_regs.rsp;
+    out->fp = c->user_regs.rbp;
+    /*
+     * A 64-bit PV guest has two page tables: the kernel one (ctrlreg[3]) and
+     * the user one (ctrlreg[1]), and Xen switches between them on the
+     * guest's kernel/user transitions.  The one in effect is the one the
+     * stopped vCPU was using.  ctrlreg[1] is 0 while the kernel has not
+     * installed a user table, and then the kernel table is the only one.
+     */
+    cr3 = c->ctrlreg[3];
+    if (!out->kernel_mode && c->ctrlreg[1] != 0)
+        cr3 = c->ctrlreg[1];
+    out->pt_root = (uint64_t)xen_cr3_to_pfn_x86_64(cr3) << XU_PAGE_SHIFT;
+    out->cr0 = c->ctrlreg[0];
+    out->cr4 = c->ctrlreg[4];
+    out->efer = 0;      /* a PV guest has no EFER in its context */
+}
+
+static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs *out)
+{
+    if (!(c->flags & VGCF_online))
+        return;
+    out->online = true;
+    /* A 32-bit PV kernel runs in ring 1: anything but ring 3 is the kernel. */
+    out->kernel_mode = (c->user_regs.cs & 3u) != 3u;
+    /* 32-bit PV guests always use PAE tables; we do not walk them, so the
+     * profile gets the IP as a one-frame stack. */
+    out->paging = XU_PAGING_PAE;
+    out->ip = c->user_regs.eip;
+    out->sp = c->user_regs.esp;
+    out->fp = c->user_regs.ebp;
+    out->pt_root = (uint64_t)(uint32_t)xen_cr3_to_pfn_x86_32(c->ctrlreg[3]) << XU_PAGE_SHIFT;
+    out->cr0 = c->ctrlreg[0];
+    out->cr4 = c->ctrlreg[4];
+    out->efer = 0;
+}
+
+void xu_x86_pv_regs(const void *ctx, unsigned int guest_width, struct xu_vcpu_regs *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (guest_width == XU_X86_WIDTH_32)
+        pv32_regs(ctx, out);
+    else
+        pv64_regs(ctx, out);
+}
+
+void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->online = true;
+    out->paging = xu_x86_paging_mode(cpu->cr0, cpu->cr4, cpu->msr_efer);
+    /* Xen saves the CPL as SS.DPL (SVM keeps it there; VMX agrees with it). */
+    out->kernel_mode = ARBYTES_DPL(cpu->ss_arbytes) == 0;
+    /*
+     * Outside long mode the upper halves are not architecturally part of
+     * the registers; the IP is still reported (as a one-frame stack).
+     */
+    out->ip = cpu->rip;
+    out->sp = cpu->rsp;
+    out->fp = cpu->rbp;
+    out->pt_root = xu_x86_cr3_root(cpu->cr3, out->paging);
+    out->cr0 = cpu->cr0;
+    out->cr4 = cpu->cr4;
+    out->efer = cpu->msr_efer;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * input_raw.c - reading raw traces: xen-uniprof's and the original
+ * uniprof's (see output_raw.c for the format, and xu_input.h).
+ *
+ * Each block is one sample.  "1" closes a walk that completed and "0" one
+ * that failed part way (the original uniprof writes it when a stack page
+ * cannot be mapped): both end the sample, so the frames of a failed walk
+ * are never glued onto the next sample's.  A block cut short (a blank line
+ * or the end of the file before its terminator) is kept as an incomplete
+ * walk: the frames are real, only their callers are unknown.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private.h"
+
+/* "#tracing domid 7 on ...": the header line that names the domain. */
+static void parse_header(struct input_builder *b, const char *line)
+{
+    const char *p = strstr(line, "domid ");
+    char *end;
+    unsigned long v;
+
+    if (!p)
+        return;
+    p += 6;
+    if (!isdigit((unsigned char)*p))
+        return;
+    errno = 0;
+    v = strtoul(p, &end, 10);
+    if (errno == 0 && v <= UINT32_MAX && (*end == '\0' || *end == ' ')) {
+        b->in->has_domid = true;
+        b->in->domid = (uint32_t)v;
+    }
+}
+
+static bool has_control_chars(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return true;
+    return false;
+}
+
+/* The whole line is decimal digits (a count where a frame belongs).  Stops
+ * at the first other character: "0x..." frames are decided at the second. */
+static bool all_digits(const char *s, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+int xu_input_parse_raw(struct input_builder *b)
+{
+    uint64_t *toks = malloc(b->max_depth * sizeof(*toks));
+    uint32_t depth = 0;         /* frames seen in this block */
+    bool in_header = true;
+    int rc = 0;
+
+    if (!toks)
+        return -ENOMEM;
+    for (;;) {
+        long len = xu_input_next_line(b, XU_INPUT_MAX_RAW_LINE);
+        char *line = b->line;
+        enum xu_walk_end end;
+
+        if (len == -1)
+            break;
+        if (len == -2) {
+            xu_input_bad_line(b, "line too long");
+            continue;
+        }
+        if (len < 0) {
+            rc = (int)len;
+            goto out;
+        }
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        while (*line == ' ' || *line == '\t') {
+            line++;
+            len--;
+        }
+        if (len == 0) {
+            if (depth) {
+                /* A block without its terminator: a walk cut short. */
+                rc = xu_input_sample(b, 0, toks, depth, XU_WALK_BAD_FRAME, 1);
+                if (rc < 0)
+                    goto out;
+                depth = 0;
+            }
+            continue;
+        }
+        if (line[0] == '#') {
+            if (in_header)
+                parse_header(b, line);
+            else
+                xu_input_bad_line(b, "comment inside the trace");
+            continue;
+        }
+        in_header = false;
+        if ((line[0] == '0' || line[0] == '1') && line[1] == '\0') {
+            end = line[0] == '1' ? XU_WALK_COMPLETE : XU_WALK_UNMAPPED;
+            rc = xu_input_sample(b, 0, toks, depth, end, 1);
+            if (rc < 0)
+                goto out;
+            depth = 0;
+            continue;
+        }
+        if (all_digits(line, (size_t)len)) {
+            xu_input_bad_line(b, "a number where a frame or 0/1 was expected");
+            continue;
+        }
+        if (has_control_chars(line)) {
+            xu_input_bad_line(b, "control characters in a frame");
+            continue;
+        }
+        if (depth >= UINT32_MAX - 1)
+            continue;
+        if (depth < b->max_depth) {
+            rc = xu_input_frame(b, line, (size_t)len, toks, depth);
+            if (rc < 0)
+                goto out;
+        }
+        depth++;
+    }
+    if (depth)
+        rc = xu_input_sample(b, 0, toks, depth, XU_WALK_BAD_FRAME, 1);
+out:
+    free(toks);
+    return rc;
+}

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * input.c - reading profiles back: lines, tokens, and the final choice
+ * between addresses and names (see xu_input.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private.h"
+
+#define MAX_LOGGED_BAD_LINES 5
+#define MAX_NAME_FINDS 50000    /* xu_symtab_find is O(n): bound the lookups */
+#define INPUT_READ_CHUNK (1u << 20)
+
+struct xu_input_priv {
+    struct xu_strtab names;
+};
+
+enum tok_kind { TOK_HEX, TOK_SYM };
+
+struct tok_info {
+    uint64_t val;               /* HEX: the address; SYM: the offset */
+    uint32_t name_len;          /* SYM: length of the name part */
+    uint8_t kind;
+};
+
+const char *xu_input_format_name(enum xu_input_format fmt)
+{
+    switch (fmt) {
+    case XU_INPUT_RAW: return "raw";
+    case XU_INPUT_FOLDED: return "folded";
+    default: return "auto";
+    }
+}
+
+/* ------------------------------------------------------------- lines -- */
+
+/* Refill the read buffer: bytes now available, 0 at end of file, -EIO. */
+static long refill(struct input_builder *b)
+{
+    size_t n;
+
+    if (!b->rbuf) {
+        b->rbuf = malloc(INPUT_READ_CHUNK);
+        if (!b->rbuf)
+            return -ENOMEM;
+    }
+    n = fread(b->rbuf, 1, INPUT_READ_CHUNK, b->f);
+    if (n == 0 && ferror(b->f))
+        return -EIO;
+    b->rpos = 0;
+    b->rlen = n;
+    return (long)n;
+}
+
+long xu_input_next_line(struct input_builder *b, size_t max)
+{
+    size_t len = 0;
+    bool too_long = false, got = false, bad = false;
+
+    if (b->has_pushed) {
+        b->has_pushed = false;
+        if (b->pushed >= 0 && (size_t)b->pushed > max)
+            return -2;
+        return b->pushed;
+    }
+    if (!b->line || b->line_cap < max + 1) {
+        char *nl = realloc(b->line, max + 1);
+
+        if (!nl)
+            return -ENOMEM;
+        b->line = nl;
+        b->line_cap = max + 1;
+    }
+    /* Copy up to the newline, chunk by chunk; past max, only look for it. */
+    for (;;) {
+        char *start, *nl;
+        size_t seg, take;
+
+        if (b->rpos == b->rlen) {
+            long r = refill(b);
+
+            if (r < 0)
+                return r;
+            if (r == 0)
+                break;
+        }
+        got = true;
+        start = b->rbuf + b->rpos;
+        nl = memchr(start, '\n', b->rlen - b->rpos);
+        seg = nl ? (size_t)(nl - start) : b->rlen - b->rpos;
+        take = seg <= max - len ? seg : max - len;
+        if (take < seg)
+            too_long = true;
+        if (memchr(start, '\0', take))
+            bad = true;     /* a NUL would cut the line short silently */
+        memcpy(b->line + len, start, take);
+        len += take;
+        b->rpos += seg + (nl ? 1 : 0);
+        if (nl)
+            break;
+    }
+    if (!got)
+        return -1;
+    b->in->stats.lines++;
+    if (len && b->line[len - 1] == '\r')
+        len--;
+    b->line[len] = '\0';
+    return too_long || bad ? -2 : (long)len;
+}
+
+void xu_input_unread(struct input_builder *b, long len)
+{
+    b->has_pushed = true;
+    b->pushed = len;
+}
+
+void xu_input_bad_line(struct input_builder *b, const char *why)
+{
+    if (b->in->stats.bad_lines++ < MAX_LOGGED_BAD_LINES)
+        xu_warn(b->log, "%s:%llu: %s: line skipped", b->path ? b->path : "input",
+                (unsigned long long)b->in->stats.lines, why);
+}
+
+static bool parse_hex(const char *s, uint64_t *out);
+
+static long string_token(struct input_builder *b, const char *s, size_t len)
+{
+    long id = xu_strtab_lookup(&b->tokens, s, len);
+
+    if (id >= 0)
+        return id;
+    if (b->tokens.n >= XU_INPUT_MAX_FRAMES)
+        return -E2BIG;
+    return xu_strtab_intern(&b->tokens, s, len);
+}
+
+/* The token of an address: one string per distinct address, canonical hex. */
+static long hex_token(struct input_builder *b, uint64_t addr)
+{
+    uint32_t id = (uint32_t)b->tokens.n;
+    char hex[19];
+    long tok;
+    int rc;
+
+    if (b->tokens.n >= XU_INPUT_MAX_FRAMES)
+        return -E2BIG;
+    rc = xu_u64map_get_or_put(&b->hex_tokens, addr, &id);
+    if (rc <= 0)
+        return rc < 0 ? rc : (long)id;
+    snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)addr);
+    tok = xu_strtab_intern(&b->tokens, hex, strlen(hex));
+    /* Only this function adds hex strings, so the new string got id. */
+    return tok < 0 ? tok : (long)id;
+}
+
+static int switch_to_tokens(struct input_builder *b, uint64_t *toks, uint32_t n)
+{
+    struct xu_profile *p = xu_profile_new(b->opts ? b->opts->max_stacks : 0);
+    uint64_t *pcs = malloc(b->max_depth * sizeof(*pcs));
+    size_t k, nr = xu_profile_nr_stacks(b->scratch);
+    uint32_t i;
+    long tok;
+    int rc = 0;
+
+    if (!p || !pcs) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = xu_profile_stack(b->scratch, k);
+
+        for (i = 0; i < s->depth; i++) {
+            tok = hex_token(b, s->pcs[i]);
+            if (tok < 0) {
+                rc = (int)tok;
+                goto out;
+            }
+            pcs[i] = (uint64_t)tok;
+        }
+        rc = xu_profile_add(p, s->vcpu, pcs, s->depth, s->end, s->count);
+        if (rc < 0)
+            goto out;
+    }
+    for (i = 0; i < n; i++) {
+        tok = hex_token(b, toks[i]);
+        if (tok < 0) {
+            rc = (int)tok;
+            goto out;
+        }
+        toks[i] = (uint64_t)tok;
+    }
+    xu_profile_free(b->scratch);
+    b->scratch = p;
+    p = NULL;
+    b->token_mode = true;
+out:
+    xu_profile_free(p);
+    free(pcs);
+    return rc;
+}
+
+int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t *toks,
+                   uint32_t n)
+{
+    char buf[20];
+    uint64_t addr;
+    long tok;
+    int rc;
+
+    /* Hex parsing wants a terminated string; frames inside a folded line
+     * are not, but a hex frame is short. */
+    if (len < sizeof(buf)) {
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        if (parse_hex(buf, &addr)) {
+            if (!b->token_mode) {
+                toks[n] = addr;
+                return 0;
+            }
+            tok = hex_token(b, addr);
+            goto done;
+        }
+    }
+    if (!b->token_mode) {
+        rc = switch_to_tokens(b, toks, n);
+        if (rc < 0)
+            return rc;
+    }
+    tok = string_token(b, s, len);
+done:
+    if (tok < 0)
+        return (int)tok;
+    toks[n] = (uint64_t)tok;
+    return 0;
+}
+
+int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint32_t depth,
+                    enum xu_walk_end end, uint64_t count)
+{
+    struct xu_input_stats *st = &b->in->stats;
+
+    st->samples += count;
+    if (depth == 0) {
+        st->empty += count;
+        return 0;
+    }
+    if (depth > b->max_depth) {
+        /* Keep the innermost frames, as a live walk at the limit would. */
+        depth = b->max_depth;
+        end = XU_WALK_DEPTH;
+        st->truncated += count;
+    }
+    if (end != XU_WALK_COMPLETE)
+        st->incomplete += count;
+    return xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+}
+
+/* --------------------------------------------------------- finishing -- */
+
+/* Hex digit value + 1 by character, 0 for anything else: a table, because
+ * this runs for every frame of a raw trace (a fifth of a conversion with
+ * compare-and-branch per character). */
+static const uint8_t hex_plus1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+    ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static int hexval(int c)
+{
+    return (int)hex_plus1[(unsigned char)c] - 1;
+}
+
+/* "0x" and 1..16 hex digits, nothing else. */
+static bool parse_hex(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t n = 0;
+
+    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return false;
+    for (s += 2; *s; s++, n++) {
+        int d = hexval((unsigned char)*s);
+
+        if (d < 0 || n >= 16)
+            return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    if (n == 0)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void classify(const char *s, struct tok_info *t)
+{
+    const char *plus = strstr(s, "+0x"), *next;
+
+    if (parse_hex(s, &t->val)) {
+        t->kind = TOK_HEX;
+        return;
+    }
+    t->kind = TOK_SYM;
+    t->val = 0;
+    t->name_len = (uint32_t)strlen(s);
+    /* The last "+0x" that is followed by hex to the end is the offset. */
+    while (plus && (next = strstr(plus + 1, "+0x")))
+        plus = next;
+    if (plus && plus > s && parse_hex(plus + 1, &t->val))
+        t->name_len = (uint32_t)(plus - s);
+}
+
+/* Address mode for a symbolised trace: every name must be in the ELF. */
+static bool names_to_addrs(struct input_builder *b, const struct tok_info *ti, uint64_t *addr)
+{
+    const struct xu_symtab *st = b->opts ? b->opts->symtab : NULL;
+    size_t i, finds = 0;
+    char *name;
+    bool ok = true;
+
+    if (!st)
+        return false;
+    for (i = 0; i < b->tokens.n && ok; i++) {
+        const struct xu_symbol *sym;
+
+        if (ti[i].kind == TOK_HEX) {
+            addr[i] = ti[i].val;
+            continue;
+        }
+        if (++finds > MAX_NAME_FINDS)
+            return false;
+        name = strndup(xu_strtab_get(&b->tokens, (uint32_t)i), ti[i].name_len);
+        if (!name)
+            return false;
+        sym = xu_symtab_find(st, name);
+        free(name);
+        if (!sym)
+            ok = false;
+        else
+            addr[i] = sym->start + ti[i].val;
+    }
+    return ok;
+}
+
+/* Name id of token t at a leaf (innermost) or caller position. */
+static long token_name(struct input_builder *b, const struct tok_info *ti, uint32_t t,
+                       bool leaf, uint32_t *cache)
+{
+    const struct xu_symtab *st = b->opts ? b->opts->symtab : NULL;
+    uint32_t *slot = &cache[2 * (size_t)t + (leaf ? 0 : 1)];
+    const char *s = xu_strtab_get(&b->tokens, t);
+    char hex[19];
+    long id;
+
+    if (*slot != UINT32_MAX)
+        return *slot;
+    if (ti[t].kind == TOK_SYM) {
+        id = xu_strtab_intern(&b->in->priv->names, s, ti[t].name_len);
+    } else {
+        const struct xu_symbol *sym = NULL;
+        uint64_t a = ti[t].val;
+
+        if (st)
+            sym = xu_symtab_lookup(st, leaf || a == 0 ? a : a - 1);
+        if (sym) {
+            id = xu_strtab_intern(&b->in->priv->names, sym->name, strlen(sym->name));
+        } else {
+            snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)a);
+            id = xu_strtab_intern(&b->in->priv->names, hex, strlen(hex));
+        }
+    }
+    if (id >= 0)
+        *slot = (uint32_t)id;
+    return id;
+}
+
+static int finish_tokens(struct input_builder *b);
+
+static int finish(struct input_builder *b)
+{
+    if (!b->token_mode) {
+        /* Every frame was an address: the scratch profile is the result. */
+        b->in->profile = b->scratch;
+        b->scratch = NULL;
+        b->in->has_names = false;
+        return 0;
+    }
+    return finish_tokens(b);
+}
+
+static int finish_tokens(struct input_builder *b)
+{
+    struct xu_input *in = b->in;
+    size_t ntok = b->tokens.n, nr = xu_profile_nr_stacks(b->scratch), i, k;
+    struct tok_info *ti = NULL;
+    uint64_t *addr = NULL, *pcs = NULL;
+    uint32_t *cache = NULL;
+    bool all_hex = true, addr_mode;
+    int rc = 0;
+
+    ti = calloc(ntok ? ntok : 1, sizeof(*ti));
+    addr = calloc(ntok ? ntok : 1, sizeof(*addr));
+    pcs = malloc(b->max_depth * sizeof(*pcs));
+    in->profile = xu_profile_new(b->opts ? b->opts->max_stacks : 0);
+    if (!ti || !addr || !pcs || !in->profile) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0; i < ntok; i++) {
+        classify(xu_strtab_get(&b->tokens, (uint32_t)i), &ti[i]);
+        if (ti[i].kind == TOK_HEX)
+            addr[i] = ti[i].val;
+        else
+            all_hex = false;
+    }
+    /* Folded frames are function names without offsets: as addresses they
+     * would be function starts, and a caller's start - 1 is another function. */
+    addr_mode = all_hex || (in->format == XU_INPUT_RAW && names_to_addrs(b, ti, addr));
+    if (!addr_mode) {
+        cache = malloc(2 * (ntok ? ntok : 1) * sizeof(*cache));
+        if (!cache) {
+            rc = -ENOMEM;
+            goto out;
+        }
+        memset(cache, 0xff, 2 * (ntok ? ntok : 1) * sizeof(*cache));
+    }
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = xu_profile_stack(b->scratch, k);
+
+        for (i = 0; i < s->depth; i++) {
+            if (addr_mode) {
+                pcs[i] = addr[s->pcs[i]];
+            } else {
+                long id = token_name(b, ti, (uint32_t)s->pcs[i], i == 0, cache);
+
+                if (id < 0) {
+                    rc = -ENOMEM;
+                    goto out;
+                }
+                pcs[i] = (uint64_t)id;
+            }
+        }
+        rc = xu_profile_add(in->profile, s->vcpu, pcs, s->depth, s->end, s->count);
+        if (rc < 0)
+            goto out;
+    }
+    in->has_names = !addr_mode;
+    if (in->has_names) {
+        in->names.names = (const char *const *)in->priv->names.strs;
+        in->names.count = in->priv->names.n;
+    }
+out:
+    free(ti);
+    free(addr);
+    free(pcs);
+    free(cache);
+    return rc;
+}
+
+/* ------------------------------------------------------------- entry -- */
+
+/* Folded when the first data line ends in " <count>"; raw otherwise. */
+static enum xu_input_format detect(struct input_builder *b)
+{
+    long len;
+
+    while ((len = xu_input_next_line(b, XU_INPUT_MAX_FOLDED_LINE)) == 0)
+        ;
+    xu_input_unread(b, len);
+    if (len < 0)
+        return len == -2 ? XU_INPUT_FOLDED : XU_INPUT_RAW;
+    if (b->line[0] == '#')
+        return XU_INPUT_RAW;
+    {
+        const char *sp = strrchr(b->line, ' ');
+
+        if (sp && sp[1] && strspn(sp + 1, "0123456789") == strlen(sp + 1))
+            return XU_INPUT_FOLDED;
+    }
+    return XU_INPUT_RAW;
+}
+
+void xu_input_free(struct xu_input *in)
+{
+    if (!in)
+        return;
+    xu_profile_free(in->profile);
+    if (in->priv)
+        xu_strtab_dispose(&in->priv->names);
+    free(in->priv);
+    free(in);
+}
+
+static int input_read(FILE *f, const char *path, enum xu_input_format fmt,
+                      const struct xu_input_options *opts, struct xu_log *log,
+                      struct xu_input **out)
+{
+    struct input_builder b = { .f = f, .opts = opts, .log = log, .path = path };
+    struct xu_input *in = calloc(1, sizeof(*in));
+    int rc;
+
+    *out = NULL;
+    b.in = in;
+    b.max_depth = opts && opts->max_depth && opts->max_depth <= XU_MAX_DEPTH_LIMIT
+                  ? opts->max_depth : XU_MAX_DEPTH_LIMIT;
+    if (!in || !(in->priv = calloc(1, sizeof(*in->priv))) ||
+        !(b.scratch = xu_profile_new(opts ? opts->max_stacks : 0))) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    if (fmt == XU_INPUT_AUTO)
+        fmt = detect(&b);
+    in->format = fmt;
+    rc = fmt == XU_INPUT_FOLDED ? xu_input_parse_folded(&b) : xu_input_parse_raw(&b);
+    if (rc < 0)
+        goto out;
+    if (xu_profile_nr_stacks(b.scratch) == 0) {
+        xu_error(log, "%s: no samples in this %s file", path ? path : "input",
+                 xu_input_format_name(fmt));
+        rc = -ENODATA;
+        goto out;
+    }
+    rc = finish(&b);
+    if (rc < 0)
+        goto out;
+    if (in->stats.bad_lines)
+        xu_warn(log, "%s: %llu line(s) skipped", path ? path : "input",
+                (unsigned long long)in->stats.bad_lines);
+    *out = in;
+    in = NULL;
+out:
+    if (rc == -ENOMEM)
+        xu_error(log, "%s: out of memory", path ? path : "input");
+    else if (rc == -E2BIG)
+        xu_error(log, "%s: more than %u distinct frames", path ? path : "input",
+                 XU_INPUT_MAX_FRAMES);
+    else if (rc == -EIO)
+        xu_error(log, "%s: read error", path ? path : "input");
+    xu_input_free(in);
+    xu_profile_free(b.scratch);
+    xu_strtab_dispose(&b.tokens);
+    xu_u64map_dispose(&b.hex_tokens);
+    free(b.rbuf);
+    free(b.line);
+    return rc;
+}
+
+int xu_input_read(FILE *f, enum xu_input_format fmt, const struct xu_input_options *opts,
+                  struct xu_log *log, struct xu_input **out)
+{
+    return input_read(f, NULL, fmt, opts, log, out);
+}
+
+int xu_input_read_path(const char *path, enum xu_input_format fmt,
+                       const struct xu_input_options *opts, struct xu_log *log,
+                       struct xu_input **out)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    int rc;
+
+    *out = NULL;
+    if (!f) {
+        rc = -errno;
+        xu_error(log, "%s: %s", path, strerror(errno));
+        return rc;
+    }
+    rc = input_read(f, path, fmt, opts, log, out);
+    if (f != stdin)
+        fclose(f);
+    return rc;
+}

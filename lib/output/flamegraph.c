@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * flamegraph.c - the frames of a flame graph, and drawing them as an
+ * interactive SVG.
+ *
+ * Each stack becomes a path of name ids, root first (vCPU and
+ * "[incomplete]" roots included when they apply).  Drawing sorts the paths
+ * by name, as a sorted folded file is, and walks them once: frames shared by
+ * neighbouring paths stay open, a frame closes when the next path leaves
+ * it, and only then is its width known.  So no tree is ever built: memory is
+ * the paths (one word per frame of each distinct stack) plus the frames
+ * actually drawn, and time is one sort and one pass.
+ *
+ * Frames narrower than min_width are not dropped: each run of adjacent
+ * narrow siblings is drawn as one "[merged]" frame where they were, whose
+ * tooltip says how many frames and samples it stands for.  Frames below a
+ * narrow frame are narrower still and are not drawn.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "funcs.h"
+#include "output/xu_flamegraph.h"
+
+#define FG_DEFAULT_WIDTH 1200
+#define FG_MIN_WIDTH_PX 0.1     /* FlameGraph's default */
+#define FG_FRAME_H 16
+#define FG_FONT 12
+#define FG_FONT_W 0.59          /* average glyph width / font size */
+#define FG_XPAD 10
+#define FG_YPAD_TOP (FG_FONT * 3 + 24)
+#define FG_YPAD_BOTTOM (FG_FONT * 2 + 10)
+#define FG_MAX_PATH (XU_MAX_DEPTH_LIMIT + 3)    /* all, vcpuN, [incomplete] */
+
+enum fg_origin { ORIGIN_APP, ORIGIN_KERNEL, ORIGIN_UNRESOLVED, ORIGIN_SPECIAL };
+
+/* One distinct stack of one side. */
+struct fg_path {
+    const uint32_t *names;      /* root first; a pointer into xu_fg.words once final */
+    size_t off;                 /* into xu_fg.words while it may still move */
+    uint64_t count;
+    uint32_t len;
+    uint8_t side;
+};
+
+struct xu_fg {
+    struct fg_path *paths;
+    size_t nr_paths, cap_paths;
+    uint32_t *words;            /* every path's names, back to back */
+    size_t nr_words, cap_words;
+    struct xu_strtab names;
+    uint8_t *origin;            /* per name */
+    size_t origin_cap;
+    uint64_t total[2];
+};
+
+/* A frame to draw, collected during the walk (post-order). */
+struct fg_frame {
+    uint64_t start, count, before;
+    uint32_t name;
+    uint32_t depth;
+    uint32_t merged;            /* > 0: a run of that many narrow frames */
+};
+
+/* A frame still open during the walk. */
+struct fg_open {
+    uint32_t name;
+    uint64_t start, total[2];
+    /* The current run of narrow children, not yet drawn. */
+    uint64_t run_start, run_count, run_before;
+    uint32_t run_n;
+};
+
+struct fg_draw {
+    FILE *f;
+    struct xu_fg *fg;
+    const struct xu_output_options *opts;
+    double scale;               /* pixels per sample */
+    double min_width;
+    double before_scale;        /* side 1 -> side 0 normalisation */
+    double max_delta;           /* largest |after - before| of a drawn frame */
+    uint64_t total[2];
+    unsigned int max_depth;     /* deepest drawn frame */
+    unsigned int height;
+    bool diff;
+    uint32_t merged_name;
+    struct fg_frame *frames;
+    size_t nr_frames, cap_frames;
+};
+
+static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t addr);
+
+struct xu_fg *xu_fg_new(void)
+{
+    struct xu_fg *fg = calloc(1, sizeof(*fg));
+
+    if (!fg)
+        return NULL;
+    if (fg_name(fg, "all", false, 0) != 0) {
+        xu_fg_free(fg);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return fg;
+}
+
+void xu_fg_free(struct xu_fg *fg)
+{
+    if (!fg)
+        return;
+    free(fg->paths);
+    free(fg->words);
+    xu_strtab_dispose(&fg->names);
+    free(fg->origin);
+    free(fg);
+}
+
+static bool is_hex_name(const char *s)
+{
+    if (s[0] != '0' || s[1] != 'x' || !s[2])
+        return false;
+    for (s += 2; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+            return false;
+    return true;
+}
+
+/* Name id in the graph; origin recorded the first time a name is seen. */
+static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t addr)
+{
+    long id = xu_strtab_intern(&fg->names, name, strlen(name));
+
+    if (id < 0)
+        return id;
+    if ((size_t)id >= fg->origin_cap) {
+        size_t ncap = fg->origin_cap ? fg->origin_cap * 2 : 1024;
+        uint8_t *o = realloc(fg->origin, ncap);
+
+        if (!o)
+            return -ENOMEM;
+        memset(o + fg->origin_cap, 0xff, ncap - fg->origin_cap);
+        fg->origin = o;
+        fg->origin_cap = ncap;
+    }
+    if (fg->origin[id] == 0xff) {
+        if (name[0] == '[' || strncmp(name, "vcpu", 4) == 0 || id == 0)
+            fg->origin[id] = ORIGIN_SPECIAL;
+        else if (is_hex_name(name))
+            fg->origin[id] = ORIGIN_UNRESOLVED;
+        /* The upper half of the x86-64 address space is the guest kernel's. */
+        else if (has_addr && addr >= 0xffff800000000000ULL)
+            fg->origin[id] = ORIGIN_KERNEL;
+        else
+            fg->origin[id] = ORIGIN_APP;
+    }
+    return id;
+}
+
+static int add_path(struct xu_fg *fg, const uint32_t *names, uint32_t len, uint64_t count,
+                    int side)
+{
+    struct fg_path *p;
+
+    if (fg->nr_paths == fg->cap_paths) {
+        size_t ncap = fg->cap_paths ? fg->cap_paths * 2 : 1024;
+        struct fg_path *np = realloc(fg->paths, ncap * sizeof(*np));
+
+        if (!np)
+            return -ENOMEM;
+        fg->paths = np;
+        fg->cap_paths = ncap;
+    }
+    if (fg->cap_words - fg->nr_words < len) {
+        size_t ncap = fg->cap_words ? fg->cap_words : 16384;
+        uint32_t *nw;
+
+        while (ncap - fg->nr_words < len) {
+            if (ncap > SIZE_MAX / 2 / sizeof(*nw))
+                return -ENOMEM;
+            ncap *= 2;
+        }
+        nw = realloc(fg->words, ncap * sizeof(*nw));
+        if (!nw)
+            return -ENOMEM;
+        fg->words = nw;
+        fg->cap_words = ncap;
+    }
+    p = &fg->paths[fg->nr_paths++];
+    p->off = fg->nr_words;
+    p->names = NULL;
+    p->len = len;
+    p->count = count;
+    p->side = (uint8_t)side;
+    memcpy(fg->words + fg->nr_words, names, len * sizeof(*names));
+    fg->nr_words += len;
+    fg->total[side] += count;
+    return 0;
+}
+
+int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
+{
+    struct xu_funcs fn;
+    uint32_t *map = NULL;       /* function id of ctx -> name id of the graph */
+    uint32_t path[FG_MAX_PATH];
+    size_t map_cap = 0, k, nr = xu_profile_nr_stacks(ctx->profile);
+    bool per_vcpu = ctx->opts && ctx->opts->per_vcpu;
+    long incomplete, id;
+    int rc = 0;
+
+    xu_funcs_init(&fn, ctx);
+    incomplete = fg_name(fg, XU_INCOMPLETE_FRAME, false, 0);
+    if (incomplete < 0) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
+        uint32_t len = 0, i, depth = s->depth;
+
+        if (s->count == 0)
+            continue;
+        path[len++] = 0;        /* "all" */
+        if (per_vcpu) {
+            char vname[24];
+
+            snprintf(vname, sizeof(vname), "vcpu%" PRIu32, s->vcpu);
+            id = fg_name(fg, vname, false, 0);
+            if (id < 0) {
+                rc = -ENOMEM;
+                goto out;
+            }
+            path[len++] = (uint32_t)id;
+        }
+        if (xu_stack_incomplete(s))
+            path[len++] = (uint32_t)incomplete;
+        /* A profile bounds depth already; this bounds it for any profile. */
+        if (depth > XU_MAX_DEPTH_LIMIT)
+            depth = XU_MAX_DEPTH_LIMIT;
+        for (i = depth; i-- > 0;) {
+            long fid = xu_funcs_frame(&fn, s, i);
+
+            if (fid < 0) {
+                rc = -ENOMEM;
+                goto out;
+            }
+            if ((size_t)fid >= map_cap) {
+                size_t ncap = map_cap ? map_cap * 2 : 1024;
+                uint32_t *m;
+
+                while (ncap <= (size_t)fid)
+                    ncap *= 2;
+                m = realloc(map, ncap * sizeof(*m));
+                if (!m) {
+                    rc = -ENOMEM;
+                    goto out;
+                }
+                memset(m + map_cap, 0xff, (ncap - map_cap) * sizeof(*m));
+                map = m;
+                map_cap = ncap;
+            }
+            if (map[fid] == UINT32_MAX) {
+                id = fg_name(fg, xu_funcs_name(&fn, (uint32_t)fid), fn.has_addr[fid],
+                             fn.addr[fid]);
+                if (id < 0) {
+                    rc = -ENOMEM;
+                    goto out;
+                }
+                map[fid] = (uint32_t)id;
+            }
+            path[len++] = map[fid];
+        }
+        rc = add_path(fg, path, len, s->count, side);
+        if (rc < 0)
+            goto out;
+    }
+out:
+    free(map);
+    xu_funcs_dispose(&fn);
+    return rc;
+}
+
+/* ------------------------------------------------------------ drawing -- */
+
+extern const char xu_fg_script[];
+extern const char xu_fg_style[];
+
+struct name_rank {
+    const char *name;
+    uint32_t id;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+    return strcmp(((const struct name_rank *)a)->name, ((const struct name_rank *)b)->name);
+}
+
+/* Paths hold name ranks (name order) while they are sorted. */
+static int cmp_paths(const void *pa, const void *pb)
+{
+    const struct fg_path *a = pa, *b = pb;
+    uint32_t n = a->len < b->len ? a->len : b->len, i;
+
+    for (i = 0; i < n; i++)
+        if (a->names[i] != b->names[i])
+            return a->names[i] < b->names[i] ? -1 : 1;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return a->side - b->side;
+}
+
+/* Sort the paths by name, root first.  Names become ranks for the sort and
+ * go back to name ids afterwards. */
+static int sort_paths(struct xu_fg *fg)
+{
+    size_t n = fg->names.n, i;
+    struct name_rank *r = malloc((n ? n : 1) * sizeof(*r));
+    uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+    int rc = 0;
+
+    if (!r || !rank) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        r[i] = (struct name_rank){ xu_strtab_get(&fg->names, (uint32_t)i), (uint32_t)i };
+    qsort(r, n, sizeof(*r), cmp_rank);
+    for (i = 0; i < n; i++)
+        rank[r[i].id] = (uint32_t)i;
+    for (i = 0; i < fg->nr_words; i++)
+        fg->words[i] = rank[fg->words[i]];
+    for (i = 0; i < fg->nr_paths; i++)
+        fg->paths[i].names = fg->words + fg->paths[i].off;
+    qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
+    for (i = 0; i < fg->nr_words; i++)
+        fg->words[i] = r[fg->words[i]].id;
+out:
+    free(r);
+    free(rank);
+    return rc;
+}
+
+static int push_frame(struct fg_draw *d, uint32_t name, uint64_t start, uint64_t count,
+                      uint64_t before, uint32_t depth, uint32_t merged)
+{
+    if (d->nr_frames == d->cap_frames) {
+        size_t ncap = d->cap_frames ? d->cap_frames * 2 : 1024;
+        struct fg_frame *nf = realloc(d->frames, ncap * sizeof(*nf));
+
+        if (!nf)
+            return -ENOMEM;
+        d->frames = nf;
+        d->cap_frames = ncap;
+    }
+    d->frames[d->nr_frames++] = (struct fg_frame){ start, count, before, name, depth, merged };
+    if (depth > d->max_depth)
+        d->max_depth = depth;
+    return 0;
+}
+
+static bool is_wide(const struct fg_draw *d, uint64_t count)
+{
+    return count && (double)count * d->scale >= d->min_width;
+}
+
+/* Draw o's pending run of narrow children (o is known to be wide). */
+static int flush_run(struct fg_draw *d, struct fg_open *o, uint32_t depth)
+{
+    int rc = 0;
+
+    if (o->run_n && o->run_count)
+        rc = push_frame(d, d->merged_name, o->run_start, o->run_count, o->run_before,
+                        depth + 1, o->run_n);
+    o->run_n = 0;
+    o->run_count = o->run_before = 0;
+    return rc;
+}
+
+/* Close the open frame at depth (its parent is at depth - 1). */
+static int close_frame(struct fg_draw *d, struct fg_open *open, uint32_t depth)
+{
+    struct fg_open *o = &open[depth], *parent = depth ? &open[depth - 1] : NULL;
+    int rc;
+
+    if (!is_wide(d, o->total[0])) {
+        /* Narrow (or only in the baseline): part of the parent's run, and
+         * whatever is below it is narrower still. */
+        o->run_n = 0;
+        if (parent && o->total[0]) {
+            if (parent->run_n == 0)
+                parent->run_start = o->start;
+            parent->run_n++;
+            parent->run_count += o->total[0];
+            parent->run_before += o->total[1];
+        }
+        return 0;
+    }
+    rc = flush_run(d, o, depth);
+    if (rc == 0 && parent)
+        rc = flush_run(d, parent, depth - 1);
+    if (rc == 0)
+        rc = push_frame(d, o->name, o->start, o->total[0], o->total[1], depth, 0);
+    return rc;
+}
+
+/* The walk over the sorted paths: every drawn frame into d->frames. */
+static int walk(struct fg_draw *d)
+{
+    struct fg_open *open = calloc(FG_MAX_PATH, sizeof(*open));
+    const struct fg_path *prev = NULL;
+    uint32_t depth = 0;         /* frames open */
+    uint64_t cursor = 0;        /* side-0 samples before the current path */
+    size_t k;
+    int rc = 0;
+
+    if (!open)
+        return -ENOMEM;
+    for (k = 0; k < d->fg->nr_paths; k++) {
+        const struct fg_path *p = &d->fg->paths[k];
+        uint32_t common = 0, i;
+
+        if (prev)
+            while (common < depth && common < p->len && prev->names[common] == p->names[common])
+                common++;
+        while (depth > common) {
+            rc = close_frame(d, open, --depth);
+            if (rc < 0)
+                goto out;
+        }
+        for (; depth < p->len; depth++)
+            open[depth] = (struct fg_open){ .name = p->names[depth], .start = cursor };
+        for (i = 0; i < p->len; i++)
+            open[i].total[p->side] += p->count;
+        if (p->side == 0)
+            cursor += p->count;
+        prev = p;
+    }
+    while (depth > 0 && rc == 0)
+        rc = close_frame(d, open, --depth);
+out:
+    free(open);
+    return rc;
+}
+
+static uint32_t name_hash(const char *s)
+{
+    return (uint32_t)xu_hash_str(s, strlen(s));
+}
+
+static void frame_colour(const struct fg_draw *d, const struct fg_frame *fr, char buf[48])
+{
+    uint32_t name = fr->name;
+    const char *s = xu_strtab_get(&d->fg->names, name);
+    uint32_t h = name_hash(s);
+    double a = (h & 0xff) / 255.0, b = ((h >> 8) & 0xff) / 255.0, c = ((h >> 16) & 0xff) / 255.0;
+    int r, g, bl;
+
+    if (d->diff) {
+        double delta = (double)fr->count - (double)fr->before * d->before_scale;
+        double v = d->max_delta > 0 ? fabs(delta) / d->max_delta : 0;
+        int fade = (int)lround(210 * v);
+
+        if (delta > 0)
+            snprintf(buf, 48, "rgb(255,%d,%d)", 255 - fade, 255 - fade);
+        else
+            snprintf(buf, 48, "rgb(%d,%d,255)", 255 - fade, 255 - fade);
+        return;
+    }
+    if (d->opts && d->opts->palette == XU_PALETTE_ORIGIN) {
+        switch (d->fg->origin[name]) {
+        case ORIGIN_KERNEL:
+            r = 50 + (int)(60 * a); g = 160 + (int)(60 * b); bl = 200 + (int)(55 * c);
+            break;
+        case ORIGIN_UNRESOLVED:
+            r = g = bl = 170 + (int)(30 * a);
+            break;
+        case ORIGIN_SPECIAL:
+            r = g = bl = 220;
+            break;
+        default:
+            r = 205 + (int)(50 * a); g = 90 + (int)(140 * b); bl = (int)(55 * c);
+            break;
+        }
+    } else if (d->fg->origin[name] == ORIGIN_SPECIAL) {
+        r = g = bl = 220;
+    } else {
+        /* Warm: red to yellow, the hue picked by the name alone. */
+        r = 205 + (int)(50 * a); g = (int)(230 * b); bl = (int)(55 * c);
+    }
+    snprintf(buf, 48, "rgb(%d,%d,%d)", r, g, bl);
+}
+
+/* Label text that fits width pixels: whole, cut with "..", or nothing. */
+static void put_label(FILE *f, const char *name, double width)
+{
+    size_t fit = (size_t)(width / (FG_FONT * FG_FONT_W)), len = 0, n;
+    const unsigned char *p;
+    char *cut;
+
+    if (width < 2 * FG_FONT * FG_FONT_W)
+        return;
+    for (p = (const unsigned char *)name; *p; len++) {
+        n = xu_utf8_seq_len(p);
+        p += n ? n : 1;
+    }
+    if (len <= fit) {
+        xu_fput_xml(f, name);
+        return;
+    }
+    /* fit >= 2 here: keep fit - 2 code points, then "..". */
+    for (p = (const unsigned char *)name, len = 0; *p && len < fit - 2; len++) {
+        n = xu_utf8_seq_len(p);
+        p += n ? n : 1;
+    }
+    cut = strndup(name, (size_t)((const char *)p - name));
+    if (cut)
+        xu_fput_xml(f, cut);
+    free(cut);
+    fputs("..", f);
+}
+
+static double frame_y(const struct fg_draw *d, unsigned int depth)
+{
+    if (d->opts && d->opts->inverted)
+        return FG_YPAD_TOP + depth * FG_FRAME_H;
+    return d->height - FG_YPAD_BOTTOM - (depth + 1) * FG_FRAME_H;
+}
+
+static void draw_frame(struct fg_draw *d, const struct fg_frame *fr)
+{
+    FILE *f = d->f;
+    const char *s = xu_strtab_get(&d->fg->names, fr->name);
+    double x = FG_XPAD + (double)fr->start * d->scale, w = (double)fr->count * d->scale;
+    double y = frame_y(d, fr->depth);
+    char colour[48];
+
+    frame_colour(d, fr, colour);
+    fprintf(f, "<g class=\"f\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\" data-d=\"%u\">"
+            "<title>", fr->start, fr->count, fr->depth);
+    xu_fput_xml(f, s);
+    fprintf(f, " (%" PRIu64 " sample%s, %.2f%%", fr->count, fr->count == 1 ? "" : "s",
+            100.0 * (double)fr->count / (double)d->total[0]);
+    if (d->diff) {
+        double pa = 100.0 * (double)fr->count / (double)d->total[0];
+        double pb = d->total[1] ? 100.0 * (double)fr->before / (double)d->total[1] : 0;
+
+        fprintf(f, "; before %" PRIu64 ", %.2f%%; %+.2f%%", fr->before, pb, pa - pb);
+    }
+    if (fr->merged)
+        fprintf(f, "; %" PRIu32 " frames narrower than %.2f px", fr->merged, d->min_width);
+    fprintf(f, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
+            "fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
+            x, y, w, FG_FRAME_H - 1, colour, x + 3, y + FG_FRAME_H - 5.5);
+    put_label(f, s, w);
+    fputs("</text></g>\n", f);
+}
+
+void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
+{
+    const struct xu_output_meta *m = ctx->meta;
+    struct xu_profile_totals t;
+    size_t len = 0;
+
+    xu_profile_get_totals(ctx->profile, &t);
+    buf[0] = '\0';
+    if (m && m->backend) {
+        len += (size_t)snprintf(buf, size, "domain %" PRIu32 "%s%s%s, ", m->domid,
+                                m->domain_name ? " (" : "",
+                                m->domain_name ? m->domain_name : "",
+                                m->domain_name ? ")" : "");
+    }
+    if (len < size)
+        len += (size_t)snprintf(buf + len, size - len, "%" PRIu64 " samples", t.samples);
+    if (m && m->duration_s > 0 && len < size)
+        snprintf(buf + len, size - len, ", %.2f s at %.0f Hz", m->duration_s, m->frequency_hz);
+}
+
+int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_options *opts,
+                    const struct xu_fg_labels *labels, struct xu_log *log)
+{
+    struct xu_fg *fg = (struct xu_fg *)cfg;    /* sorting only reorders the paths */
+    struct fg_draw d = { .f = f, .fg = fg, .opts = opts };
+    unsigned int width = opts && opts->width ? opts->width : FG_DEFAULT_WIDTH;
+    const char *title = labels && labels->title ? labels->title : NULL;
+    size_t i;
+    int rc;
+
+    if (width < 200)
+        width = 200;
+    if (width > 100000)
+        width = 100000;
+    d.total[0] = fg->total[0];
+    d.total[1] = fg->total[1];
+    d.diff = d.total[1] > 0;
+    d.before_scale = d.diff ? (double)d.total[0] / (double)d.total[1] : 0;
+    d.min_width = opts && opts->min_width > 0 ? opts->min_width : FG_MIN_WIDTH_PX;
+    d.scale = d.total[0] ? (width - 2.0 * FG_XPAD) / (double)d.total[0] : 0;
+    if (!title)
+        title = d.diff ? "Differential Flame Graph" : "Flame Graph";
+    {
+        long merged = fg_name(fg, "[merged]", false, 0);
+
+        if (merged < 0) {
+            rc = -ENOMEM;
+            goto out;
+        }
+        d.merged_name = (uint32_t)merged;
+    }
+    rc = sort_paths(fg);
+    if (rc == 0 && d.total[0])
+        rc = walk(&d);
+    if (rc < 0)
+        goto out;
+    for (i = 0; d.diff && i < d.nr_frames; i++) {
+        double delta = fabs((double)d.frames[i].count -
+                            (double)d.frames[i].before * d.before_scale);
+
+        if (delta > d.max_delta)
+            d.max_delta = delta;
+    }
+    d.height = FG_YPAD_TOP + FG_YPAD_BOTTOM + (d.max_depth + 1) * FG_FRAME_H;
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+            "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+            "onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+            width, d.height, width, d.height);
+    fprintf(f, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
+            "<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
+            "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient></defs>\n",
+            d.diff ? "#e0e0ff" : "#eeeeb0");
+    fprintf(f, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", xu_fg_style);
+    fprintf(f, "<script type=\"text/ecmascript\"><![CDATA[\n"
+            "var fg_xpad = %d, fg_width = %.2f, fg_font = %d, fg_fontw = %.2f;\n%s]]></script>\n",
+            FG_XPAD, width - 2.0 * FG_XPAD, FG_FONT, FG_FONT_W, xu_fg_script);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"url(#bg)\"/>\n",
+            width, d.height);
+    fprintf(f, "<text id=\"title\" x=\"%u\" y=\"%d\">", width / 2, FG_FONT * 2);
+    xu_fput_xml(f, title);
+    fputs("</text>\n", f);
+    fprintf(f, "<text id=\"subtitle\" x=\"%u\" y=\"%d\">", width / 2, FG_FONT * 2 + 20);
+    if (labels && labels->subtitle)
+        xu_fput_xml(f, labels->subtitle);
+    fputs("</text>\n", f);
+    fprintf(f, "<text id=\"unzoom\" class=\"button hide\" x=\"%d\" y=\"%d\">Reset Zoom</text>\n",
+            FG_XPAD, FG_FONT * 2);
+    fprintf(f, "<text id=\"search\" class=\"button\" x=\"%u\" y=\"%d\">Search</text>\n",
+            width - FG_XPAD - 100, FG_FONT * 2);
+    fprintf(f, "<text id=\"ignorecase\" class=\"button\" x=\"%u\" y=\"%d\">ic</text>\n",
+            width - FG_XPAD - 16, FG_FONT * 2);
+    fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n", FG_XPAD,
+            d.height - FG_FONT);
+    fprintf(f, "<text id=\"matched\" x=\"%u\" y=\"%u\"> </text>\n", width - FG_XPAD,
+            d.height - FG_FONT);
+    fputs("<g id=\"frames\">\n", f);
+    /* Parents before children, as they are drawn: the walk found them
+     * children first. */
+    for (i = d.nr_frames; i-- > 0;)
+        draw_frame(&d, &d.frames[i]);
+    fputs("</g>\n</svg>\n", f);
+    if (ferror(f))
+        rc = -EIO;
+out:
+    if (rc < 0)
+        xu_error(log, "svg: %s", strerror(-rc));
+    free(d.frames);
+    return rc;
+}

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output_funcs.c - function ids, hash maps and escaping for the writers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "funcs.h"
+
+#define FREE_SLOT UINT32_MAX
+#define STRTAB_BLOCK (64 * 1024)
+
+struct xu_strtab_block {
+    struct xu_strtab_block *next;
+    size_t used, size;
+    char data[];
+};
+
+static inline uint64_t mix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    return k ^ (k >> 33);
+}
+
+uint64_t xu_hash_str(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return mix64(h);
+}
+
+/* ------------------------------------------------------------ u64map -- */
+
+void xu_u64map_dispose(struct xu_u64map *m)
+{
+    free(m->slots);
+    memset(m, 0, sizeof(*m));
+}
+
+/* The slot of key, or the free slot where it would go. */
+static inline struct xu_u64map_slot *u64map_find(const struct xu_u64map *m, uint64_t key)
+{
+    size_t mask = m->cap - 1, i;
+
+    for (i = mix64(key) & mask;; i = (i + 1) & mask)
+        if (m->slots[i].val == FREE_SLOT || m->slots[i].key == key)
+            return &m->slots[i];
+}
+
+bool xu_u64map_get(const struct xu_u64map *m, uint64_t key, uint32_t *val)
+{
+    const struct xu_u64map_slot *s;
+
+    if (!m->cap)
+        return false;
+    s = u64map_find(m, key);
+    if (s->val == FREE_SLOT)
+        return false;
+    *val = s->val;
+    return true;
+}
+
+static int u64map_resize(struct xu_u64map *m, size_t ncap)
+{
+    struct xu_u64map old = *m;
+    size_t i;
+
+    m->slots = malloc(ncap * sizeof(*m->slots));
+    if (!m->slots) {
+        *m = old;
+        return -ENOMEM;
+    }
+    memset(m->slots, 0xff, ncap * sizeof(*m->slots));
+    m->cap = ncap;
+    for (i = 0; i < old.cap; i++)
+        if (old.slots[i].val != FREE_SLOT)
+            *u64map_find(m, old.slots[i].key) = old.slots[i];
+    free(old.slots);
+    return 0;
+}
+
+int xu_u64map_reserve(struct xu_u64map *m, size_t n)
+{
+    size_t ncap = m->cap ? m->cap : 256;
+
+    /* Keep the load under one half so probes stay short. */
+    while (ncap < 2 * n) {
+        if (ncap > SIZE_MAX / 4 / sizeof(*m->slots))
+            return -ENOMEM;
+        ncap *= 2;
+    }
+    return ncap == m->cap ? 0 : u64map_resize(m, ncap);
+}
+
+int xu_u64map_get_or_put(struct xu_u64map *m, uint64_t key, uint32_t *val)
+{
+    struct xu_u64map_slot *s;
+
+    if ((m->n + 1) * 2 > m->cap && xu_u64map_reserve(m, m->n + 1) < 0)
+        return -ENOMEM;
+    s = u64map_find(m, key);
+    if (s->val != FREE_SLOT) {
+        *val = s->val;
+        return 0;
+    }
+    s->key = key;
+    s->val = *val;
+    m->n++;
+    return 1;
+}
+
+int xu_u64map_put(struct xu_u64map *m, uint64_t key, uint32_t val)
+{
+    uint32_t v = val;
+    int rc = xu_u64map_get_or_put(m, key, &v);
+
+    if (rc == 0)
+        u64map_find(m, key)->val = val;
+    return rc < 0 ? rc : 0;
+}
+
+/* ------------------------------------------------------------ strtab -- */
+
+void xu_strtab_dispose(struct xu_strtab *st)
+{
+    struct xu_strtab_block *b, *next;
+
+    for (b = st->blocks; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(st->strs);
+    free(st->hashes);
+    free(st->slots);
+    memset(st, 0, sizeof(*st));
+}
+
+static char *strtab_copy(struct xu_strtab *st, const char *s, size_t len)
+{
+    struct xu_strtab_block *b = st->blocks;
+    char *p;
+
+    if (!b || b->size - b->used < len + 1) {
+        size_t size = len + 1 > STRTAB_BLOCK ? len + 1 : STRTAB_BLOCK;
+
+        b = malloc(sizeof(*b) + size);
+        if (!b)
+            return NULL;
+        b->used = 0;
+        b->size = size;
+        b->next = st->blocks;
+        st->blocks = b;
+    }
+    p = b->data + b->used;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    b->used += len + 1;
+    return p;
+}
+
+static long strtab_find(const struct xu_strtab *st, const char *s, size_t len,
+                        uint64_t h, size_t *slot)
+{
+    size_t mask, i;
+
+    if (!st->nr_slots) {
+        *slot = 0;
+        return -1;
+    }
+    mask = st->nr_slots - 1;
+    for (i = h & mask;; i = (i + 1) & mask) {
+        uint32_t id = st->slots[i];
+
+        if (id == FREE_SLOT) {
+            *slot = i;
+            return -1;
+        }
+        if (st->hashes[id] == h && strncmp(st->strs[id], s, len) == 0 &&
+            st->strs[id][len] == '\0')
+            return id;
+    }
+}
+
+long xu_strtab_lookup(const struct xu_strtab *st, const char *s, size_t len)
+{
+    size_t slot;
+
+    return strtab_find(st, s, len, xu_hash_str(s, len), &slot);
+}
+
+static int strtab_grow(struct xu_strtab *st)
+{
+    size_t nslots = st->nr_slots ? st->nr_slots * 2 : 1024, i;
+    uint32_t *slots = malloc(nslots * sizeof(*slots));
+
+    if (!slots)
+        return -ENOMEM;
+    memset(slots, 0xff, nslots * sizeof(*slots));
+    for (i = 0; i < st->n; i++) {
+        size_t j = st->hashes[i] & (nslots - 1);
+
+        while (slots[j] != FREE_SLOT)
+            j = (j + 1) & (nslots - 1);
+        slots[j] = (uint32_t)i;
+    }
+    free(st->slots);
+    st->slots = slots;
+    st->nr_slots = nslots;
+    return 0;
+}
+
+long xu_strtab_intern(struct xu_strtab *st, const char *s, size_t len)
+{
+    uint64_t h = xu_hash_str(s, len);
+    size_t slot;
+    long id;
+    char *copy;
+
+    id = strtab_find(st, s, len, h, &slot);
+    if (id >= 0)
+        return id;
+    if (st->n >= UINT32_MAX - 1)
+        return -ENOMEM;
+    if ((st->n + 1) * 2 > st->nr_slots) {
+        if (strtab_grow(st) < 0)
+            return -ENOMEM;
+        strtab_find(st, s, len, h, &slot);
+    }
+    if (st->n == st->cap) {
+        size_t ncap = st->cap ? st->cap * 2 : 256;
+        char **strs = realloc(st->strs, ncap * sizeof(*strs));
+
+        if (!strs)
+            return -ENOMEM;
+        st->strs = strs;
+        {
+            uint64_t *hashes = realloc(st->hashes, ncap * sizeof(*hashes));
+
+            if (!hashes)
+                return -ENOMEM;
+            st->hashes = hashes;
+        }
+        st->cap = ncap;
+    }
+    copy = strtab_copy(st, s, len);
+    if (!copy)
+        return -ENOMEM;
+    st->strs[st->n] = copy;
+    st->hashes[st->n] = h;
+    st->slots[slot] = (uint32_t)st->n;
+    return (long)st->n++;
+}
+
+/* ------------------------------------------------------------- funcs -- */
+
+void xu_funcs_init(struct xu_funcs *fn, const struct xu_output_ctx *ctx)
+{
+    memset(fn, 0, sizeof(*fn));
+    fn->ctx = ctx;
+}
+
+void xu_funcs_dispose(struct xu_funcs *fn)
+{
+    xu_strtab_dispose(&fn->names);
+    xu_u64map_dispose(&fn->by_key);
+    free(fn->addr);
+    free(fn->has_addr);
+    memset(fn, 0, sizeof(*fn));
+}
+
+static long funcs_add(struct xu_funcs *fn, const char *name, bool has_addr,
+                      uint64_t addr)
+{
+    long id = xu_strtab_intern(&fn->names, name, strlen(name));
+
+    if (id < 0)
+        return id;
+    if ((size_t)id >= fn->cap) {
+        size_t ncap = fn->cap ? fn->cap * 2 : 256;
+        uint64_t *a = realloc(fn->addr, ncap * sizeof(*a));
+        bool *h;
+
+        if (!a)
+            return -ENOMEM;
+        fn->addr = a;
+        h = realloc(fn->has_addr, ncap * sizeof(*h));
+        if (!h)
+            return -ENOMEM;
+        memset(h + fn->cap, 0, (ncap - fn->cap) * sizeof(*h));
+        fn->has_addr = h;
+        fn->cap = ncap;
+    }
+    if (has_addr && !fn->has_addr[id]) {
+        fn->has_addr[id] = true;
+        fn->addr[id] = addr;
+    }
+    return id;
+}
+
+long xu_funcs_frame(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i)
+{
+    const struct xu_output_ctx *ctx = fn->ctx;
+    uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
+    uint32_t id;
+    char buf[19];
+    const char *name;
+    long rc;
+
+    if (xu_u64map_get(&fn->by_key, key, &id))
+        return id;
+    if (ctx->names) {
+        if (key < ctx->names->count) {
+            name = ctx->names->names[key];
+        } else {
+            snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)key);
+            name = buf;
+        }
+    } else {
+        name = xu_output_frame_name(ctx, s, i, buf);
+    }
+    rc = funcs_add(fn, name, !ctx->names, key);
+    if (rc < 0)
+        return rc;
+    if (xu_u64map_put(&fn->by_key, key, (uint32_t)rc) < 0)
+        return -ENOMEM;
+    return rc;
+}
+
+long xu_funcs_named(struct xu_funcs *fn, const char *name)
+{
+    return funcs_add(fn, name, false, 0);
+}
+
+/* ---------------------------------------------------------- escaping -- */
+
+size_t xu_utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n, i;
+    uint32_t cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    /* Overlong forms, surrogates and code points past U+10FFFF. */
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    /* U+FFFE and U+FFFF are not XML characters either. */
+    if (cp == 0xfffe || cp == 0xffff)
+        return 0;
+    return n;
+}
+
+void xu_fput_xml(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+
+    while (*s) {
+        size_t n = xu_utf8_seq_len(s);
+
+        if (n == 0) {
+            putc('?', f);
+            s++;
+            continue;
+        }
+        if (n > 1) {
+            fwrite(s, 1, n, f);
+            s += n;
+            continue;
+        }
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default:
+            putc(*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+            break;
+        }
+        s++;
+    }
+}
+
+void xu_fput_json(FILE *f, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+
+    putc('"', f);
+    while (*s) {
+        size_t n = xu_utf8_seq_len(s);
+
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            s++;
+            continue;
+        }
+        if (n > 1) {
+            fwrite(s, 1, n, f);
+            s += n;
+            continue;
+        }
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if (*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            putc(*s, f);
+        s++;
+    }
+    putc('"', f);
+}

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output_pprof.c - the "pprof" format: a gzipped profile.proto, as
+ * `go tool pprof` and other pprof readers take it.
+ *
+ * A small protobuf encoder (varints and length-delimited fields are all
+ * profile.proto needs) writes the message into memory; zlib gzips it.
+ * Field numbers are those of github.com/google/pprof/proto/profile.proto.
+ *
+ *   sample_type   samples/count (one value per sample: its count)
+ *   period_type   cpu/nanoseconds, period 1e9 / frequency
+ *   sample        location ids leaf first, a "vcpu" label
+ *   location      one per distinct frame address, with its function
+ *   function      one per function name
+ *   mapping       the guest ELF with its build-id, when one was given
+ *
+ * A walk that did not complete gets "[incomplete]" as its outermost frame,
+ * as in the other formats.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "funcs.h"
+
+#ifdef HAVE_ZLIB
+
+/* profile.proto field numbers. */
+enum {
+    PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3,
+    PROFILE_LOCATION = 4, PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6,
+    PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11,
+    PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
+    VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
+    SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
+    LABEL_KEY = 1, LABEL_STR = 2,
+    MAPPING_ID = 1, MAPPING_MEMORY_START = 2, MAPPING_MEMORY_LIMIT = 3,
+    MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
+    LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
+    LINE_FUNCTION_ID = 1,
+    FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4,
+};
+
+enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
+
+struct pb {
+    uint8_t *p;
+    size_t len, cap;
+    bool oom;                   /* sticky: checked once at the end */
+};
+
+static void pb_reserve(struct pb *b, size_t n)
+{
+    size_t cap;
+    uint8_t *p;
+
+    if (b->oom || n <= b->cap - b->len)
+        return;
+    cap = b->cap ? b->cap : 4096;
+    while (cap - b->len < n) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = true;
+            return;
+        }
+        cap *= 2;
+    }
+    p = realloc(b->p, cap);
+    if (!p) {
+        b->oom = true;
+        return;
+    }
+    b->p = p;
+    b->cap = cap;
+}
+
+static void pb_varint(struct pb *b, uint64_t v)
+{
+    pb_reserve(b, 10);
+    if (b->oom)
+        return;
+    while (v >= 0x80) {
+        b->p[b->len++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->len++] = (uint8_t)v;
+}
+
+static void pb_uint(struct pb *b, unsigned int field, uint64_t v)
+{
+    if (v == 0)
+        return;                 /* proto3: zero is the default, not written */
+    pb_varint(b, (uint64_t)field << 3 | WIRE_VARINT);
+    pb_varint(b, v);
+}
+
+static void pb_bytes(struct pb *b, unsigned int field, const void *data, size_t len)
+{
+    pb_varint(b, (uint64_t)field << 3 | WIRE_LEN);
+    pb_varint(b, len);
+    pb_reserve(b, len);
+    if (b->oom)
+        return;
+    if (len)
+        memcpy(b->p + b->len, data, len);
+    b->len += len;
+}
+
+/* A nested message built in sub, then appended; sub is emptied for reuse. */
+static void pb_message(struct pb *b, unsigned int field, struct pb *sub)
+{
+    if (sub->oom)
+        b->oom = true;
+    pb_bytes(b, field, sub->p, sub->len);
+    sub->len = 0;
+}
+
+struct pprof {
+    const struct xu_output_ctx *ctx;
+    struct xu_funcs fn;
+    struct xu_strtab strings;
+    struct xu_u64map locs;      /* lookup key -> location index */
+    struct pb out, sub, sub2, ids;
+    uint64_t *loc_ids;          /* scratch: one sample's location ids */
+    size_t loc_ids_cap;
+    size_t nr_locs;
+    bool mapped;                /* a mapping for the guest ELF is written */
+    uint64_t map_lo, map_hi;
+    uint32_t *func_written;     /* bitmap: functions already in out */
+    long incomplete_loc;        /* location id of "[incomplete]", 0: none yet */
+    int rc;
+};
+
+static uint64_t str_id(struct pprof *pp, const char *s)
+{
+    long id = xu_strtab_intern(&pp->strings, s, strlen(s));
+
+    if (id < 0) {
+        pp->rc = -ENOMEM;
+        return 0;
+    }
+    return (uint64_t)id;
+}
+
+static void value_type(struct pprof *pp, unsigned int field, const char *type, const char *unit)
+{
+    pb_uint(&pp->sub, VALUETYPE_TYPE, str_id(pp, type));
+    pb_uint(&pp->sub, VALUETYPE_UNIT, str_id(pp, unit));
+    pb_message(&pp->out, field, &pp->sub);
+}
+
+/* Functions and locations go into their own buffers, so the message can be
+ * assembled in one pass over the stacks. */
+struct parts {
+    struct pb funcs, locs;
+};
+
+static uint64_t function_id(struct pprof *pp, struct parts *pt, uint32_t fid)
+{
+    const char *elf = pp->ctx->meta ? pp->ctx->meta->elf_path : NULL;
+
+    if (!(pp->func_written[fid / 32] & (1u << (fid % 32)))) {
+        const char *name = xu_funcs_name(&pp->fn, fid);
+
+        pp->func_written[fid / 32] |= 1u << (fid % 32);
+        pb_uint(&pp->sub, FUNCTION_ID, (uint64_t)fid + 1);
+        pb_uint(&pp->sub, FUNCTION_NAME, str_id(pp, name));
+        pb_uint(&pp->sub, FUNCTION_SYSTEM_NAME, str_id(pp, name));
+        if (elf)
+            pb_uint(&pp->sub, FUNCTION_FILENAME, str_id(pp, elf));
+        pb_message(&pt->funcs, PROFILE_FUNCTION, &pp->sub);
+    }
+    return (uint64_t)fid + 1;
+}
+
+static int ensure_func_bitmap(struct pprof *pp, size_t *cap)
+{
+    size_t n = (xu_funcs_count(&pp->fn) + 31) / 32;
+    uint32_t *m;
+
+    if (n <= *cap)
+        return 0;
+    m = realloc(pp->func_written, n * 2 * sizeof(*m));
+    if (!m)
+        return -ENOMEM;
+    memset(m + *cap, 0, (n * 2 - *cap) * sizeof(*m));
+    pp->func_written = m;
+    *cap = n * 2;
+    return 0;
+}
+
+static void location(struct pprof *pp, struct parts *pt, uint64_t id, uint64_t address,
+                     bool mapped, uint64_t func)
+{
+    pb_uint(&pp->sub, LOCATION_ID, id);
+    if (mapped)
+        pb_uint(&pp->sub, LOCATION_MAPPING_ID, 1);
+    pb_uint(&pp->sub, LOCATION_ADDRESS, address);
+    pb_uint(&pp->sub2, LINE_FUNCTION_ID, func);
+    pb_message(&pp->sub, LOCATION_LINE, &pp->sub2);
+    pb_message(&pt->locs, PROFILE_LOCATION, &pp->sub);
+}
+
+static int stacks(struct pprof *pp, struct parts *pt)
+{
+    const struct xu_output_ctx *ctx = pp->ctx;
+    size_t nr = xu_profile_nr_stacks(ctx->profile), k, bitmap_cap = 0;
+    uint64_t vcpu_key = str_id(pp, "vcpu"), vcpu_str = 0;
+    uint32_t i, lid, last_vcpu = UINT32_MAX;
+    long fid;
+
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
+        uint32_t n = 0;
+        char vcpu[12];
+
+        if (s->count == 0)
+            continue;
+        if ((size_t)s->depth + 1 > pp->loc_ids_cap) {
+            uint64_t *ids = realloc(pp->loc_ids, ((size_t)s->depth + 1) * sizeof(*ids));
+
+            if (!ids)
+                return -ENOMEM;
+            pp->loc_ids = ids;
+            pp->loc_ids_cap = (size_t)s->depth + 1;
+        }
+        for (i = 0; i < s->depth; i++) {
+            uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
+
+            if (!xu_u64map_get(&pp->locs, key, &lid)) {
+                fid = xu_funcs_frame(&pp->fn, s, i);
+                if (fid < 0 || ensure_func_bitmap(pp, &bitmap_cap) < 0 ||
+                    xu_u64map_put(&pp->locs, key, (uint32_t)++pp->nr_locs) < 0)
+                    return -ENOMEM;
+                lid = (uint32_t)pp->nr_locs;
+                if (!ctx->names) {
+                    if (pp->map_hi == 0 || s->pcs[i] < pp->map_lo)
+                        pp->map_lo = s->pcs[i];
+                    if (s->pcs[i] >= pp->map_hi)
+                        pp->map_hi = s->pcs[i] + 1;
+                }
+                location(pp, pt, lid, ctx->names ? 0 : s->pcs[i], pp->mapped && !ctx->names,
+                         function_id(pp, pt, (uint32_t)fid));
+            }
+            pp->loc_ids[n++] = lid;
+        }
+        if (xu_stack_incomplete(s)) {
+            if (!pp->incomplete_loc) {
+                fid = xu_funcs_named(&pp->fn, XU_INCOMPLETE_FRAME);
+                if (fid < 0 || ensure_func_bitmap(pp, &bitmap_cap) < 0)
+                    return -ENOMEM;
+                pp->incomplete_loc = (long)++pp->nr_locs;
+                location(pp, pt, (uint64_t)pp->incomplete_loc, 0, false,
+                         function_id(pp, pt, (uint32_t)fid));
+            }
+            pp->loc_ids[n++] = (uint64_t)pp->incomplete_loc;
+        }
+        for (i = 0; i < n; i++)
+            pb_varint(&pp->ids, pp->loc_ids[i]);
+        pb_message(&pp->sub, SAMPLE_LOCATION_ID, &pp->ids);
+        pb_varint(&pp->ids, s->count);
+        pb_message(&pp->sub, SAMPLE_VALUE, &pp->ids);
+        /* A string label: pprof drops a numeric label whose value is 0. */
+        if (s->vcpu != last_vcpu) {
+            snprintf(vcpu, sizeof(vcpu), "%" PRIu32, s->vcpu);
+            vcpu_str = str_id(pp, vcpu);
+            last_vcpu = s->vcpu;
+        }
+        pb_uint(&pp->sub2, LABEL_KEY, vcpu_key);
+        pb_uint(&pp->sub2, LABEL_STR, vcpu_str);
+        pb_message(&pp->sub, SAMPLE_LABEL, &pp->sub2);
+        pb_message(&pp->out, PROFILE_SAMPLE, &pp->sub);
+        if (pp->rc < 0)
+            return pp->rc;
+    }
+    return 0;
+}
+
+static void mapping(struct pprof *pp)
+{
+    const struct xu_output_ctx *ctx = pp->ctx;
+    const char *elf = ctx->meta && ctx->meta->elf_path ? ctx->meta->elf_path : "guest";
+    const uint8_t *id = NULL;
+    size_t len = 0, i;
+    char hex[2 * 64 + 1];
+
+    if (ctx->symtab)
+        id = xu_symtab_build_id(ctx->symtab, &len);
+    if (len > 64)
+        len = 64;
+    for (i = 0; i < len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    hex[2 * len] = '\0';
+    pb_uint(&pp->sub, MAPPING_ID, 1);
+    pb_uint(&pp->sub, MAPPING_MEMORY_START, pp->map_lo);
+    pb_uint(&pp->sub, MAPPING_MEMORY_LIMIT, pp->map_hi);
+    pb_uint(&pp->sub, MAPPING_FILENAME, str_id(pp, elf));
+    if (len)
+        pb_uint(&pp->sub, MAPPING_BUILD_ID, str_id(pp, hex));
+    pb_uint(&pp->sub, MAPPING_HAS_FUNCTIONS, 1);
+    pb_message(&pp->out, PROFILE_MAPPING, &pp->sub);
+}
+
+static int gzip_out(FILE *f, const struct pb *msg)
+{
+    unsigned char chunk[64 * 1024];
+    z_stream z;
+    int zrc, rc = 0;
+
+    memset(&z, 0, sizeof(z));
+    /* windowBits 15 + 16: a gzip header and trailer, as pprof expects. */
+    /* Level 1: most of the size for a fraction of the time of the default. */
+    if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return -ENOMEM;
+    z.next_in = msg->p;
+    z.avail_in = (uInt)msg->len;
+    if ((size_t)z.avail_in != msg->len) {
+        rc = -EFBIG;
+        goto out;
+    }
+    do {
+        z.next_out = chunk;
+        z.avail_out = sizeof(chunk);
+        zrc = deflate(&z, Z_FINISH);
+        if (zrc == Z_STREAM_ERROR) {
+            rc = -EIO;
+            goto out;
+        }
+        if (fwrite(chunk, 1, sizeof(chunk) - z.avail_out, f) != sizeof(chunk) - z.avail_out) {
+            rc = -EIO;
+            goto out;
+        }
+    } while (zrc != Z_STREAM_END);
+out:
+    deflateEnd(&z);
+    return rc;
+}
+
+static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
+{
+    struct pprof pp = { .ctx = ctx };
+    struct parts pt;
+    const struct xu_output_meta *m = ctx->meta;
+    int rc = 0;
+
+    memset(&pt, 0, sizeof(pt));
+    xu_funcs_init(&pp.fn, ctx);
+    if (xu_strtab_intern(&pp.strings, "", 0) != 0) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    pp.mapped = !ctx->names && (ctx->symtab || (m && m->elf_path));
+    value_type(&pp, PROFILE_SAMPLE_TYPE, "samples", "count");
+    rc = stacks(&pp, &pt);
+    if (rc < 0)
+        goto out;
+    if (pp.mapped)
+        mapping(&pp);
+    if (pt.locs.oom || pt.funcs.oom)
+        pp.out.oom = true;
+    pb_reserve(&pp.out, pt.locs.len + pt.funcs.len);
+    if (!pp.out.oom) {
+        memcpy(pp.out.p + pp.out.len, pt.locs.p, pt.locs.len);
+        pp.out.len += pt.locs.len;
+        memcpy(pp.out.p + pp.out.len, pt.funcs.p, pt.funcs.len);
+        pp.out.len += pt.funcs.len;
+    }
+    if (m) {
+        if (m->start_time > 0)
+            pb_uint(&pp.out, PROFILE_TIME_NANOS, (uint64_t)m->start_time * 1000000000ULL);
+        if (m->duration_s > 0)
+            pb_uint(&pp.out, PROFILE_DURATION_NANOS, (uint64_t)(m->duration_s * 1e9));
+        if (m->frequency_hz > 0) {
+            value_type(&pp, PROFILE_PERIOD_TYPE, "cpu", "nanoseconds");
+            pb_uint(&pp.out, PROFILE_PERIOD, (uint64_t)(1e9 / m->frequency_hz));
+        }
+    }
+    if (m && m->backend) {
+        char comment[96];
+
+        snprintf(comment, sizeof(comment), "xen-uniprof: domain %" PRIu32 " via %s",
+                 m->domid, m->backend);
+        pb_uint(&pp.out, PROFILE_COMMENT, str_id(&pp, comment));
+    }
+    /* The string table last: every string above is interned by now. */
+    {
+        size_t i;
+
+        for (i = 0; i < pp.strings.n; i++) {
+            const char *s = xu_strtab_get(&pp.strings, (uint32_t)i);
+
+            pb_bytes(&pp.out, PROFILE_STRING_TABLE, s, strlen(s));
+        }
+    }
+    if (pp.rc < 0) {
+        rc = pp.rc;
+        goto out;
+    }
+    if (pp.out.oom || pp.sub.oom || pp.sub2.oom || pp.ids.oom) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    rc = gzip_out(f, &pp.out);
+out:
+    if (rc < 0)
+        xu_error(ctx->log, "pprof: %s", strerror(-rc));
+    free(pp.loc_ids);
+    free(pp.func_written);
+    free(pp.out.p);
+    free(pp.sub.p);
+    free(pp.sub2.p);
+    free(pp.ids.p);
+    free(pt.funcs.p);
+    free(pt.locs.p);
+    xu_u64map_dispose(&pp.locs);
+    xu_strtab_dispose(&pp.strings);
+    xu_funcs_dispose(&pp.fn);
+    return rc;
+}
+
+#else /* !HAVE_ZLIB */
+
+static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
+{
+    xu_error(ctx->log, "the pprof format needs zlib, and this xen-uniprof was built "
+             "without it: install zlib (Debian: zlib1g-dev) and rebuild");
+    return -ENOTSUP;
+}
+
+#endif
+
+const struct xu_output_ops xu_output_pprof = {
+    .name = "pprof",
+    .extensions = ".pb.gz .pprof",
+#ifdef HAVE_ZLIB
+    .description = "gzipped profile.proto for `go tool pprof` and other pprof readers",
+#else
+    .description = "gzipped profile.proto (unavailable: built without zlib)",
+#endif
+    .write = pprof_write,
+};

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output_raw.c - the original uniprof trace text.
+ *
+ *     #unikernel stack tracer using <backend> hypercall interface
+ *     #tracing domid <N> on <YYYY-mm-dd HH:MM:SS TZ (+zzzz)>
+ *     <blank>
+ *     0x<pc>            innermost frame first, one per line
+ *     0x<return address>
+ *     ...
+ *     1                 the walk completed (0: it did not)
+ *     <blank>
+ *
+ * one block per sample, so an interned stack with count c is written c
+ * times.  Frames are raw PCs, never names: a raw trace is what a later
+ * `convert --elf` symbolises, as uniprof's offline symbolize step did.
+ * (When the profile itself holds names, read from an already symbolised
+ * trace, those names are written instead, as that step wrote them.)
+ *
+ * How FlameGraph's stackcollapse.pl reads it (checked against its source):
+ * it skips exactly the first three lines (the header above), collects
+ * every other non-blank line as a frame, pushing each in front of the
+ * previous ones (so innermost-first input becomes root-first output), and
+ * takes a line of only digits as the end of a stack and its sample count.
+ * So the `1` after a complete walk counts that sample once, and the `0`
+ * after an incomplete one records the stack with a count of 0: the broken
+ * chain shows up as a zero-width entry, not as a sample, exactly as with
+ * uniprof's own traces.  Blank lines between blocks are ignored.  Frames
+ * never look like counts because they start with "0x".
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "output/xu_output.h"
+
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+
+static int buf_put(struct buf *b, const char *s, size_t n)
+{
+    if (n > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *p;
+
+        while (cap - b->len < n) {
+            if (cap > SIZE_MAX / 2)
+                return -ENOMEM;
+            cap *= 2;
+        }
+        p = realloc(b->p, cap);
+        if (!p)
+            return -ENOMEM;
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    return 0;
+}
+
+static int write_header(FILE *f, const struct xu_output_meta *meta)
+{
+    char when[80] = "unknown time";
+    struct tm tm;
+
+    if (localtime_r(&meta->start_time, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z (%z)", &tm);
+    if (fprintf(f, "#unikernel stack tracer using %s hypercall interface\n"
+                "#tracing domid %" PRIu32 " on %s\n\n",
+                meta->backend ? meta->backend : "no", meta->domid, when) < 0)
+        return -EIO;
+    return 0;
+}
+
+/* One sample's block, built once and written count times. */
+static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
+                        const struct xu_stack *s)
+{
+    char hex[19];
+    uint32_t i;
+    int rc = 0;
+
+    b->len = 0;
+    for (i = 0; i < s->depth && rc == 0; i++) {
+        const char *frame;
+        size_t n;
+
+        if (ctx->names) {
+            frame = xu_output_frame_name(ctx, s, i, hex);
+        } else {
+            snprintf(hex, sizeof(hex), "0x%" PRIx64, s->pcs[i]);
+            frame = hex;
+        }
+        /* a name must not break the one-frame-per-line structure */
+        n = strcspn(frame, "\n\r");
+        rc = buf_put(b, frame, n);
+        if (rc == 0)
+            rc = buf_put(b, "\n", 1);
+    }
+    if (rc == 0)
+        rc = buf_put(b, s->end == XU_WALK_COMPLETE ? "1\n\n" : "0\n\n", 3);
+    return rc;
+}
+
+static int raw_write(FILE *f, const struct xu_output_ctx *ctx)
+{
+    struct buf b = { 0 };
+    size_t i, n = xu_profile_nr_stacks(ctx->profile);
+    int rc;
+
+    if (!ctx->meta)
+        return -EINVAL;
+    rc = write_header(f, ctx->meta);
+    for (i = 0; i < n && rc == 0; i++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
+        uint64_t c;
+
+        rc = format_stack(&b, ctx, s);
+        for (c = 0; c < s->count && rc == 0; c++)
+            if (fwrite(b.p, 1, b.len, f) != b.len)
+                rc = -EIO;
+    }
+    free(b.p);
+    return rc;
+}
+
+const struct xu_output_ops xu_output_raw = {
+    .name = "raw",
+    .extensions = ".raw .uniprof",
+    .description = "uniprof's trace text: raw PCs per sample, for stackcollapse.pl or convert --elf",
+    .write = raw_write,
+};

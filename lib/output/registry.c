@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output.c - the table of formats, and what every writer shares: choosing a
+ * format, naming a frame, and putting the result on disk atomically.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/xu_atomic_file.h"
+#include "output/xu_output.h"
+
+/* One line per format, in the order --help lists them. */
+const struct xu_output_ops *const xu_output_formats[] = {
+    &xu_output_raw,
+    &xu_output_folded,
+    &xu_output_svg,
+    &xu_output_report,
+    &xu_output_pprof,
+    &xu_output_speedscope,
+    NULL,
+};
+
+const struct xu_output_ops *xu_output_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; xu_output_formats[i]; i++)
+        if (strcmp(xu_output_formats[i]->name, name) == 0)
+            return xu_output_formats[i];
+    return NULL;
+}
+
+/*
+ * Whether the file name part of path ends with ext (case-insensitively, so
+ * "PROFILE.SVG" works) and has something before it: ".folded" alone is a
+ * hidden file's name, not an extension.
+ */
+static bool has_extension(const char *path, const char *ext, size_t ext_len)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t len = strlen(base);
+
+    return len > ext_len && strncasecmp(base + len - ext_len, ext, ext_len) == 0;
+}
+
+const struct xu_output_ops *xu_output_for_path(const char *path)
+{
+    const struct xu_output_ops *best = NULL;
+    size_t best_len = 0, i;
+
+    /* the longest matching extension wins: ".folded.gz" before ".gz" */
+    for (i = 0; xu_output_formats[i]; i++) {
+        const char *p = xu_output_formats[i]->extensions;
+
+        while (p && *p) {
+            size_t n;
+
+            p += strspn(p, " ");
+            n = strcspn(p, " ");
+            if (n > best_len && has_extension(path, p, n)) {
+                best = xu_output_formats[i];
+                best_len = n;
+            }
+            p += n;
+        }
+    }
+    return best;
+}
+
+static int write_stdout(const struct xu_output_ops *ops, const struct xu_output_ctx *ctx)
+{
+    int rc = ops->write(stdout, ctx);
+
+    errno = 0;
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = errno ? -errno : -EIO;
+    if (ferror(stdout) && rc == 0)
+        rc = -EIO;
+    if (rc < 0)
+        xu_error(ctx->log, "writing %s output to stdout: %s", ops->name, strerror(-rc));
+    return rc;
+}
+
+int xu_output_write_path(const struct xu_output_ops *ops, const char *path,
+                         const struct xu_output_ctx *ctx)
+{
+    struct xu_atomic_file *af;
+    int rc;
+
+    if (strcmp(path, "-") == 0)
+        return write_stdout(ops, ctx);
+    af = xu_atomic_open(path);
+    if (!af) {
+        rc = -errno;
+        xu_error(ctx->log, "cannot create a file beside %s: %s", path, strerror(errno));
+        return rc;
+    }
+    rc = ops->write(af->f, ctx);
+    if (rc < 0) {
+        xu_atomic_abort(af);
+        xu_error(ctx->log, "writing %s output to %s: %s (file left unchanged)",
+                 ops->name, path, strerror(-rc));
+        return rc;
+    }
+    rc = xu_atomic_commit(af);
+    if (rc < 0)
+        xu_error(ctx->log, "writing %s: %s (file left unchanged)", path, strerror(-rc));
+    return rc;
+}
+
+const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
+                                 const struct xu_stack *s, uint32_t i,
+                                 char buf[static 19])
+{
+    const struct xu_symbol *sym = NULL;
+    const char *name = NULL;
+
+    if (ctx->names) {
+        if (s->pcs[i] < ctx->names->count)
+            return ctx->names->names[s->pcs[i]];
+    } else if (ctx->syms) {
+        name = xu_symbolizer_name(ctx->syms, xu_stack_lookup_addr(s, i), &sym);
+        if (name && sym)
+            return name;
+    }
+    /* the frame's own PC, not the pc - 1 that was looked up: it is what a
+     * reader can match against a disassembly or a raw trace */
+    snprintf(buf, 19, "0x%" PRIx64, s->pcs[i]);
+    return buf;
+}

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output_report.c - the "report" format: top functions by self and total
+ * samples, as a table that fits an 80-column terminal.
+ *
+ * Self counts the samples a function was the innermost frame of; total
+ * counts the samples it appears in anywhere, once per sample however often
+ * it recurses.  Ties are broken by name so the text is the same every run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "funcs.h"
+
+#define REPORT_TOP 20
+#define REPORT_COLS 79          /* one short of 80: no wrap on any terminal */
+#define NUM_COLS 37             /* "%9 %6.2f%% %9 %6.2f%%  " */
+#define NAME_COLS (REPORT_COLS - NUM_COLS)
+
+struct func_count {
+    uint64_t self, total;
+    size_t stamp;               /* last stack counted in total, + 1 */
+};
+
+struct report {
+    const struct xu_output_ctx *ctx;
+    struct xu_funcs fn;
+    struct func_count *counts;
+    size_t cap;
+    struct sort_entry *order;
+};
+
+struct sort_entry {
+    uint64_t value;
+    const char *name;
+    uint32_t id;
+};
+
+static int ensure_counts(struct report *r, size_t n)
+{
+    size_t ncap;
+    struct func_count *c;
+
+    if (n <= r->cap)
+        return 0;
+    ncap = r->cap ? r->cap : 256;
+    while (ncap < n)
+        ncap *= 2;
+    c = realloc(r->counts, ncap * sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    memset(c + r->cap, 0, (ncap - r->cap) * sizeof(*c));
+    r->counts = c;
+    r->cap = ncap;
+    return 0;
+}
+
+/* Print name in at most NAME_COLS columns (one per code point), "..." when cut. */
+static void put_name(FILE *f, const char *name)
+{
+    const unsigned char *s = (const unsigned char *)name;
+    size_t cols = 0, total = 0, n;
+    const unsigned char *p;
+
+    for (p = s; *p; total++) {
+        n = xu_utf8_seq_len(p);
+        p += n ? n : 1;
+    }
+    for (p = s; *p; cols++) {
+        if (total > NAME_COLS && cols == NAME_COLS - 3) {
+            fputs("...", f);
+            break;
+        }
+        n = xu_utf8_seq_len(p);
+        if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+            putc('?', f);
+            p++;
+        } else {
+            fwrite(p, 1, n, f);
+            p += n;
+        }
+    }
+    putc('\n', f);
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+    const struct sort_entry *ea = a, *eb = b;
+
+    if (ea->value != eb->value)
+        return ea->value > eb->value ? -1 : 1;
+    return strcmp(ea->name, eb->name);
+}
+
+static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t samples,
+                        bool by_total, const char *what)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < nfuncs; i++) {
+        uint64_t v = by_total ? r->counts[i].total : r->counts[i].self;
+
+        if (v)
+            r->order[n++] = (struct sort_entry){ v, xu_funcs_name(&r->fn, (uint32_t)i),
+                                                 (uint32_t)i };
+    }
+    qsort(r->order, n, sizeof(*r->order), cmp_entries);
+    fprintf(f, "Top functions by %s samples%s%s%s\n", by_total ? "total" : "self",
+            what[0] ? " (" : "", what, what[0] ? ")" : "");
+    fprintf(f, "%9s %7s %9s %7s  %s\n", "Self", "Self%", "Total", "Total%", "Function");
+    for (i = 0; i < n && i < REPORT_TOP; i++) {
+        const struct func_count *c = &r->counts[r->order[i].id];
+
+        fprintf(f, "%9" PRIu64 " %6.2f%% %9" PRIu64 " %6.2f%%  ", c->self,
+                100.0 * (double)c->self / (double)samples, c->total,
+                100.0 * (double)c->total / (double)samples);
+        put_name(f, r->order[i].name);
+    }
+    if (n == 0)
+        fputs("  (none)\n", f);
+}
+
+/* One group of stacks (all of them, or one vCPU's): count and print. */
+static int report_group(FILE *f, struct report *r, const struct xu_stack *const *stacks,
+                        size_t nr, const char *what)
+{
+    uint64_t samples = 0, incomplete = 0;
+    size_t k, nfuncs;
+    uint32_t i;
+    long id;
+
+    memset(r->counts, 0, r->cap * sizeof(*r->counts));
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = stacks[k];
+
+        samples += s->count;
+        if (xu_stack_incomplete(s))
+            incomplete += s->count;
+        for (i = 0; i < s->depth; i++) {
+            id = xu_funcs_frame(&r->fn, s, i);
+            if (id < 0 || ensure_counts(r, (size_t)id + 1) < 0)
+                return -ENOMEM;
+            if (i == 0)
+                r->counts[id].self += s->count;
+            if (r->counts[id].stamp != k + 1) {
+                r->counts[id].stamp = k + 1;
+                r->counts[id].total += s->count;
+            }
+        }
+    }
+    nfuncs = xu_funcs_count(&r->fn);
+    if (ensure_counts(r, nfuncs) < 0)
+        return -ENOMEM;
+    free(r->order);
+    r->order = malloc((nfuncs ? nfuncs : 1) * sizeof(*r->order));
+    if (!r->order)
+        return -ENOMEM;
+    if (what[0]) {
+        fprintf(f, "\n%s: %" PRIu64 " samples", what, samples);
+        if (incomplete)
+            fprintf(f, ", %" PRIu64 " incomplete walks (%.2f%%)", incomplete,
+                    100.0 * (double)incomplete / (double)samples);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+    if (samples == 0)
+        return 0;
+    print_table(f, r, nfuncs, samples, false, what);
+    fputc('\n', f);
+    print_table(f, r, nfuncs, samples, true, what);
+    return 0;
+}
+
+static int cmp_vcpu(const void *a, const void *b)
+{
+    const struct xu_stack *sa = *(const struct xu_stack *const *)a;
+    const struct xu_stack *sb = *(const struct xu_stack *const *)b;
+
+    if (sa->vcpu != sb->vcpu)
+        return sa->vcpu < sb->vcpu ? -1 : 1;
+    /* Stacks of one vCPU keep insertion order: qsort is not stable. */
+    return sa < sb ? -1 : sa > sb;
+}
+
+static void print_header(FILE *f, const struct xu_output_ctx *ctx)
+{
+    const struct xu_output_meta *m = ctx->meta;
+    struct xu_profile_totals t;
+    uint64_t incomplete;
+
+    xu_profile_get_totals(ctx->profile, &t);
+    fputs("xen-uniprof report", f);
+    if (m && m->backend) {
+        fprintf(f, ": domain %" PRIu32, m->domid);
+        if (m->domain_name)
+            fprintf(f, " (%s)", m->domain_name);
+    }
+    fputc('\n', f);
+    if (m && m->duration_s > 0)
+        fprintf(f, "Duration: %.2f s at %.0f Hz\n", m->duration_s, m->frequency_hz);
+    fprintf(f, "Samples: %" PRIu64 " in %" PRIu64 " distinct stacks", t.samples, t.stacks);
+    incomplete = t.samples - t.by_end[XU_WALK_COMPLETE];
+    if (incomplete && t.samples)
+        fprintf(f, ", %" PRIu64 " incomplete walks (%.2f%%)", incomplete,
+                100.0 * (double)incomplete / (double)t.samples);
+    if (t.dropped)
+        fprintf(f, ", %" PRIu64 " dropped (too many distinct stacks)", t.dropped);
+    fputc('\n', f);
+}
+
+static int report_write(FILE *f, const struct xu_output_ctx *ctx)
+{
+    struct report r = { .ctx = ctx };
+    const struct xu_stack **stacks = NULL;
+    size_t nr = xu_profile_nr_stacks(ctx->profile), i, start;
+    char what[32];
+    int rc = 0;
+
+    xu_funcs_init(&r.fn, ctx);
+    stacks = malloc((nr ? nr : 1) * sizeof(*stacks));
+    if (!stacks || ensure_counts(&r, 256) < 0) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0; i < nr; i++)
+        stacks[i] = xu_profile_stack(ctx->profile, i);
+    print_header(f, ctx);
+    if (!ctx->opts || !ctx->opts->per_vcpu) {
+        rc = report_group(f, &r, stacks, nr, "");
+        goto out;
+    }
+    qsort(stacks, nr, sizeof(*stacks), cmp_vcpu);
+    for (start = 0; start < nr; start = i) {
+        for (i = start; i < nr && stacks[i]->vcpu == stacks[start]->vcpu; i++)
+            ;
+        snprintf(what, sizeof(what), "vCPU %" PRIu32, stacks[start]->vcpu);
+        rc = report_group(f, &r, stacks + start, i - start, what);
+        if (rc < 0)
+            goto out;
+    }
+out:
+    if (rc == 0 && ferror(f))
+        rc = -EIO;
+    if (rc < 0)
+        xu_error(ctx->log, "report: %s", strerror(-rc));
+    free(stacks);
+    free(r.counts);
+    free(r.order);
+    xu_funcs_dispose(&r.fn);
+    return rc;
+}
+
+const struct xu_output_ops xu_output_report = {
+    .name = "report",
+    .extensions = ".txt .report",
+    .description = "top functions by self and total samples, for a terminal",
+    .write = report_write,
+};

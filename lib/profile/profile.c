@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * profile.c - interned stacks.
+ *
+ * Stacks live in a growable array (insertion order, what writers iterate)
+ * and are found through an open-addressing hash table of indices.  The PCs
+ * themselves are copied into fixed-size arena blocks that never move, so a
+ * struct xu_stack's pcs pointer stays valid as the profile grows.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/xu_profile.h"
+
+const char *xu_walk_end_name(enum xu_walk_end end)
+{
+    switch (end) {
+    case XU_WALK_COMPLETE:  return "complete";
+    case XU_WALK_BAD_FRAME: return "bad frame";
+    case XU_WALK_UNMAPPED:  return "unmapped";
+    case XU_WALK_DEPTH:     return "depth limit";
+    case XU_WALK_NO_PAGING: return "not in long mode";
+    case XU_WALK__COUNT:    break;
+    }
+    return "unknown";
+}
+
+#define ARENA_BLOCK_WORDS (64 * 1024)   /* 512 KiB per block */
+#define EMPTY_SLOT UINT32_MAX
+
+struct arena_block {
+    struct arena_block *next;
+    size_t used;
+    uint64_t words[];
+};
+
+struct stack_rec {
+    struct xu_stack s;
+    uint64_t hash;
+};
+
+struct xu_profile {
+    struct stack_rec *stacks;
+    size_t nr_stacks, cap_stacks, max_stacks;
+    uint32_t *slots;            /* indices into stacks[], EMPTY_SLOT when free */
+    size_t nr_slots;            /* power of two */
+    struct arena_block *arena;  /* newest first */
+    struct xu_profile_totals totals;
+};
+
+/* FNV-1a over the words, mixed per word: cheap and good enough for PCs. */
+static uint64_t stack_hash(uint32_t vcpu, enum xu_walk_end end,
+                           const uint64_t *pcs, uint32_t depth)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)vcpu << 32) ^ (uint64_t)end;
+    uint32_t i;
+
+    for (i = 0; i < depth; i++) {
+        h ^= pcs[i];
+        h *= 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    h ^= depth;
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 33);
+}
+
+struct xu_profile *xu_profile_new(size_t max_stacks)
+{
+    struct xu_profile *p = calloc(1, sizeof(*p));
+
+    if (!p)
+        return NULL;
+    p->max_stacks = max_stacks ? max_stacks : XU_PROFILE_DEFAULT_MAX_STACKS;
+    p->nr_slots = 1024;
+    p->slots = malloc(p->nr_slots * sizeof(*p->slots));
+    if (!p->slots) {
+        free(p);
+        return NULL;
+    }
+    memset(p->slots, 0xff, p->nr_slots * sizeof(*p->slots));
+    return p;
+}
+
+void xu_profile_free(struct xu_profile *p)
+{
+    struct arena_block *b, *next;
+
+    if (!p)
+        return;
+    for (b = p->arena; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(p->stacks);
+    free(p->slots);
+    free(p);
+}
+
+static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
+{
+    struct arena_block *b = p->arena;
+    size_t block_words;
+
+    if (!b || b->used + words > ARENA_BLOCK_WORDS) {
+        block_words = words > ARENA_BLOCK_WORDS ? words : ARENA_BLOCK_WORDS;
+        b = malloc(sizeof(*b) + block_words * sizeof(uint64_t));
+        if (!b)
+            return NULL;
+        b->next = p->arena;
+        b->used = 0;
+        /* A block larger than standard is never appended to again. */
+        if (block_words > ARENA_BLOCK_WORDS)
+            b->used = block_words - words;
+        p->arena = b;
+    }
+    b->used += words;
+    return &b->words[b->used - words];
+}
+
+static int grow_slots(struct xu_profile *p)
+{
+    size_t n = p->nr_slots * 2, i, j;
+    uint32_t *slots = malloc(n * sizeof(*slots));
+
+    if (!slots)
+        return -ENOMEM;
+    memset(slots, 0xff, n * sizeof(*slots));
+    for (i = 0; i < p->nr_stacks; i++) {
+        for (j = p->stacks[i].hash & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
+            ;
+        slots[j] = (uint32_t)i;
+    }
+    free(p->slots);
+    p->slots = slots;
+    p->nr_slots = n;
+    return 0;
+}
+
+int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
+                   uint32_t depth, enum xu_walk_end end, uint64_t count)
+{
+    uint64_t h;
+    size_t j;
+    struct stack_rec *rec;
+    uint64_t *copy;
+
+    if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT)
+        return -EINVAL;
+    h = stack_hash(vcpu, end, pcs, depth);
+    for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
+        rec = &p->stacks[p->slots[j]];
+        if (rec->hash == h && rec->s.vcpu == vcpu && rec->s.end == end &&
+            rec->s.depth == depth && memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
+            rec->s.count += count;
+            goto counted;
+        }
+    }
+
+    if (p->nr_stacks >= p->max_stacks) {
+        p->totals.dropped += count;
+        goto counted;
+    }
+    /* keep the load factor under 1/2 so probe sequences stay short and a
+     * free slot always exists */
+    if ((p->nr_stacks + 1) * 2 > p->nr_slots) {
+        if (grow_slots(p) < 0)
+            return -ENOMEM;
+        for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1))
+            ;
+    }
+    if (p->nr_stacks == p->cap_stacks) {
+        size_t cap = p->cap_stacks ? p->cap_stacks * 2 : 256;
+        struct stack_rec *s = realloc(p->stacks, cap * sizeof(*s));
+        if (!s)
+            return -ENOMEM;
+        p->stacks = s;
+        p->cap_stacks = cap;
+    }
+    copy = arena_alloc(p, depth);
+    if (!copy)
+        return -ENOMEM;
+    memcpy(copy, pcs, depth * sizeof(*pcs));
+    rec = &p->stacks[p->nr_stacks];
+    rec->hash = h;
+    rec->s.vcpu = vcpu;
+    rec->s.depth = depth;
+    rec->s.end = end;
+    rec->s.count = count;
+    rec->s.pcs = copy;
+    p->slots[j] = (uint32_t)p->nr_stacks;
+    p->nr_stacks++;
+    p->totals.stacks = p->nr_stacks;
+
+counted:
+    p->totals.samples += count;
+    p->totals.by_end[end] += count;
+    if (vcpu > p->totals.max_vcpu)
+        p->totals.max_vcpu = vcpu;
+    return 0;
+}
+
+void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out)
+{
+    *out = p->totals;
+}
+
+size_t xu_profile_nr_stacks(const struct xu_profile *p)
+{
+    return p->nr_stacks;
+}
+
+const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i)
+{
+    return i < p->nr_stacks ? &p->stacks[i].s : NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Put a into the open-addressing set (cap a power of two, never full);
+ * returns 1 when it was new. */
+static int set_insert(uint64_t *set, uint8_t *used, size_t cap, uint64_t a)
+{
+    size_t j = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+
+    while (used[j] && set[j] != a)
+        j = (j + 1) & (cap - 1);
+    if (used[j])
+        return 0;
+    used[j] = 1;
+    set[j] = a;
+    return 1;
+}
+
+/*
+ * Distinct addresses first (an open-addressing set, doubled as it fills),
+ * then one sort of the distinct ones: profiles repeat the same return
+ * addresses in most stacks, so sorting every frame would waste most of the
+ * work.  The set grows with the distinct addresses, not with the frames: a
+ * set sized for every frame (20 million for a million 20-deep samples)
+ * cost 576 MiB of address space and a page fault per distinct address
+ * (the worst case of the offline benchmark).
+ */
+long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
+{
+    size_t cap = 1024, i, j, n = 0;
+    uint64_t *set = NULL, *addrs = NULL;
+    uint8_t *used = NULL;
+    uint32_t k;
+    long rc;
+
+    *out = NULL;
+    set = malloc(cap * sizeof(*set));
+    used = calloc(cap, 1);
+    if (!set || !used) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0; i < p->nr_stacks; i++) {
+        const struct xu_stack *s = &p->stacks[i].s;
+
+        for (k = 0; k < s->depth; k++) {
+            n += (size_t)set_insert(set, used, cap, xu_stack_lookup_addr(s, k));
+            if (n * 2 > cap) {      /* keep it at most half full */
+                size_t ncap = cap * 2;
+                uint64_t *nset = cap < SIZE_MAX / sizeof(*nset) / 2 ?
+                                 malloc(ncap * sizeof(*nset)) : NULL;
+                uint8_t *nused = nset ? calloc(ncap, 1) : NULL;
+
+                if (!nset || !nused) {
+                    free(nset);
+                    free(nused);
+                    rc = -ENOMEM;
+                    goto out;
+                }
+                for (j = 0; j < cap; j++)
+                    if (used[j])
+                        set_insert(nset, nused, ncap, set[j]);
+                free(set);
+                free(used);
+                set = nset;
+                used = nused;
+                cap = ncap;
+            }
+        }
+    }
+    addrs = malloc((n ? n : 1) * sizeof(*addrs));
+    if (!addrs) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0, n = 0; i < cap; i++)
+        if (used[i])
+            addrs[n++] = set[i];
+    qsort(addrs, n, sizeof(*addrs), cmp_u64);
+    *out = addrs;
+    addrs = NULL;
+    rc = (long)n;
+out:
+    free(addrs);
+    free(set);
+    free(used);
+    return rc;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_profile.h - interned stacks with counts.
+ *
+ * A stack is (vCPU, how the walk ended, raw PCs innermost first).  Equal
+ * stacks are stored once with a count, so memory grows with the number of
+ * distinct stacks, not with the number of samples.  The number of distinct
+ * stacks is capped (max_stacks): once full, a new distinct stack is counted
+ * in xu_profile_totals.dropped instead of being stored, so a hostile guest
+ * cannot make the profiler's memory grow without bound.
+ *
+ * Adding allocates: it is done after the guest is unpaused.
+ */
+#ifndef XU_PROFILE_H
+#define XU_PROFILE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "profile/xu_walk.h"
+
+#define XU_PROFILE_DEFAULT_MAX_STACKS (1u << 20)
+
+struct xu_profile;
+
+struct xu_stack {
+    uint32_t vcpu;
+    uint32_t depth;             /* >= 1: pcs[0] is the instruction pointer */
+    enum xu_walk_end end;
+    uint64_t count;
+    const uint64_t *pcs;        /* innermost first */
+};
+
+struct xu_profile_totals {
+    uint64_t samples;           /* stacks added (sum of counts), dropped ones included */
+    uint64_t stacks;            /* distinct stacks stored */
+    uint64_t dropped;           /* samples not stored because max_stacks was reached */
+    uint64_t by_end[XU_WALK__COUNT];
+    unsigned int max_vcpu;      /* highest vCPU seen */
+};
+
+/* max_stacks 0 means XU_PROFILE_DEFAULT_MAX_STACKS.  NULL with errno. */
+struct xu_profile *xu_profile_new(size_t max_stacks);
+void xu_profile_free(struct xu_profile *p);
+
+/* Count one more occurrence (count times) of a stack.  0 or -ENOMEM; a stack
+ * refused because the profile is full is counted as dropped and returns 0. */
+int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
+                   uint32_t depth, enum xu_walk_end end, uint64_t count);
+
+void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out);
+
+size_t xu_profile_nr_stacks(const struct xu_profile *p);
+/* Stacks in insertion order, 0 <= i < nr_stacks.  Valid until the next add. */
+const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i);
+
+/*
+ * The address to symbolise for frame i of a stack: the PC itself for the
+ * innermost frame, pc - 1 (inside the call instruction) for return
+ * addresses, because the return address of a call that ends a function
+ * already points into the next function.
+ */
+static inline uint64_t xu_stack_lookup_addr(const struct xu_stack *s, uint32_t i)
+{
+    return i == 0 ? s->pcs[0] : s->pcs[i] - 1;
+}
+
+/*
+ * Every distinct lookup address (see xu_stack_lookup_addr) in the profile,
+ * sorted ascending, each once: the set a symboliser must resolve.
+ * *out is malloc'ed and owned by the caller.  Returns the count or -ENOMEM.
+ */
+long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out);
+
+#endif

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sampler.c - the sampling loop (see xu_sampler.h for the contract).
+ *
+ * Everything the paused window needs is allocated before the first tick:
+ * one PC buffer per vCPU and the register array.  Interning happens after
+ * unpause.  The only way out of a tick between pause and unpause is
+ * through the unpause, whatever failed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sample/xu_sampler.h"
+
+/* How often (in ticks, at least every this many seconds) to ask Xen whether
+ * the domain still runs, when nothing else told us. */
+#define ALIVE_CHECK_S 0.25
+
+struct vcpu_buf {
+    uint64_t *pcs;
+    struct xu_unwind_result res;
+    int have;                   /* a stack was captured this tick */
+};
+
+const char *xu_stop_reason_name(enum xu_stop_reason r)
+{
+    switch (r) {
+    case XU_STOP_NONE:            return "none";
+    case XU_STOP_DURATION:        return "duration elapsed";
+    case XU_STOP_TICKS:           return "sample count reached";
+    case XU_STOP_SIGNAL:          return "interrupted";
+    case XU_STOP_DOMAIN_SHUTDOWN: return "domain shut down";
+    case XU_STOP_DOMAIN_GONE:     return "domain destroyed";
+    case XU_STOP_ERROR:           return "error";
+    }
+    return "unknown";
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Waiting for the next deadline.  A plain absolute sleep wakes late by the
+ * kernel's timer slack and scheduling latency, tens of microseconds on
+ * hardware.  So we sleep until shortly before the deadline, by the wake-up
+ * latency measured so far (an exponentially weighted average), and spin
+ * the rest, but never more than MAX_SPIN_NS: dom0 may share a physical CPU
+ * with the guest, and a profiler that spins steals the very CPU time whose
+ * use it measures (the guest then barely moves between samples and they
+ * stop being independent; the lab saw shares off by 2-4 points with 2 ms
+ * spins on a one-CPU host).  Where wake-ups are later than that (an
+ * emulated or overloaded dom0), ticks are late and counted as missed
+ * deadlines instead.  The spin ends early when *stop is set.
+ */
+#define MAX_SPIN_NS 50000ULL        /* 50 us */
+#define SPIN_MARGIN_NS 5000ULL      /* sleep this much less than the estimate */
+
+struct waiter {
+    uint64_t late_ns;               /* estimated wake-up latency */
+};
+
+static void sleep_until(uint64_t deadline_ns)
+{
+    struct timespec ts = {
+        .tv_sec = (time_t)(deadline_ns / 1000000000ULL),
+        .tv_nsec = (long)(deadline_ns % 1000000000ULL),
+    };
+
+    /* EINTR: a signal arrived; the caller re-checks *stop, no need to resume */
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atomic_t *stop)
+{
+    uint64_t now = now_ns(), lead, target, woke;
+
+    if (now >= deadline_ns)
+        return;
+    lead = w->late_ns + SPIN_MARGIN_NS;
+    if (lead > MAX_SPIN_NS)
+        lead = MAX_SPIN_NS;
+    if (deadline_ns - now > lead) {
+        target = deadline_ns - lead;
+        sleep_until(target);
+        woke = now_ns();
+        if (woke > target) {
+            /* late_ns += (observed - late_ns) / 8 */
+            uint64_t observed = woke - target;
+            w->late_ns = w->late_ns + (observed > w->late_ns ? (observed - w->late_ns) / 8 : 0)
+                         - (observed < w->late_ns ? (w->late_ns - observed) / 8 : 0);
+        }
+    }
+    while (now_ns() < deadline_ns && !(stop && *stop))
+        __builtin_ia32_pause();
+}
+
+/* Is the domain still worth sampling?  Sets *reason when not. */
+static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason)
+{
+    struct xu_domain_info info;
+    int rc = xu_target_info(t, &info);
+
+    if (rc == -ESRCH || (rc == 0 && info.dying)) {
+        *reason = XU_STOP_DOMAIN_GONE;
+        return 0;
+    }
+    if (rc == 0 && info.shutdown) {
+        *reason = XU_STOP_DOMAIN_SHUTDOWN;
+        return 0;
+    }
+    return 1;   /* other errors surface at the next pause */
+}
+
+static void set_pause_state(const struct xu_sampler_config *cfg, uint32_t v)
+{
+    if (cfg->pause_state) {
+        __atomic_store_n(cfg->pause_state, v, __ATOMIC_SEQ_CST);
+    }
+}
+
+/*
+ * One tick: pause, capture every online vCPU, unpause.  Returns 0, or the
+ * error of pause/unpause.  Per-vCPU failures are counted, not fatal.
+ */
+static int tick(struct xu_target *t, struct xu_mem *m, const struct xu_sampler_config *cfg,
+                const struct xu_unwinder_ops *uw, struct vcpu_buf *bufs, unsigned int nr_vcpus,
+                struct xu_sampler_stats *st, uint64_t *paused_ns)
+{
+    struct xu_vcpu_regs regs;
+    uint64_t t0, t1;
+    unsigned int v;
+    int rc, urc;
+
+    for (v = 0; v < nr_vcpus; v++)
+        bufs[v].have = 0;
+
+    set_pause_state(cfg, XU_PAUSE_PAUSING);
+    t0 = now_ns();
+    rc = xu_target_pause(t);
+    if (rc < 0) {
+        set_pause_state(cfg, XU_PAUSE_RUNNING);
+        return rc;
+    }
+    set_pause_state(cfg, XU_PAUSE_PAUSED);
+
+    xu_mem_begin(m);
+    for (v = 0; v < nr_vcpus; v++) {
+        if (xu_target_vcpu_regs(t, v, &regs) < 0) {
+            st->regs_failures++;
+            continue;
+        }
+        if (!regs.online)
+            continue;
+        xu_mem_set_context(m, &regs);
+        uw->walk(cfg->unwinder_ctx, m, &regs, bufs[v].pcs, cfg->max_depth, &bufs[v].res);
+        bufs[v].have = bufs[v].res.depth > 0;
+    }
+
+    urc = xu_target_unpause(t);
+    t1 = now_ns();
+    if (urc < 0) {
+        /* Try once more: leaving a guest paused is the one thing we never do. */
+        urc = xu_target_unpause(t);
+    }
+    if (urc == 0)
+        set_pause_state(cfg, XU_PAUSE_RUNNING);
+    *paused_ns = t1 - t0;
+    return urc;
+}
+
+/* Did any vCPU's walk of this tick fault on guest memory? */
+static int tick_lost_memory(const struct vcpu_buf *bufs, unsigned int nr_vcpus)
+{
+    unsigned int v;
+
+    for (v = 0; v < nr_vcpus; v++)
+        if (bufs[v].have && bufs[v].res.end == XU_WALK_UNMAPPED)
+            return 1;
+    return 0;
+}
+
+int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
+                   const struct xu_sampler_config *cfg, struct xu_sampler_stats *st)
+{
+    const struct xu_unwinder_ops *uw = cfg->unwinder ? cfg->unwinder : &xu_unwind_fp_ops;
+    struct vcpu_buf *bufs = NULL;
+    uint64_t *pc_pool = NULL;
+    struct xu_domain_info info;
+    unsigned int nr_vcpus = 0, v, depth = cfg->max_depth;
+    uint64_t period_ns, start_ns, deadline_ns, end_ns = 0, now, last_alive_ns, last_progress_ns;
+    uint64_t alive_every_ns = (uint64_t)(ALIVE_CHECK_S * 1e9);
+    struct waiter waiter = { .late_ns = 50000 };
+    int rc;
+
+    memset(st, 0, sizeof(*st));
+    xu_hist_init(&st->paused_ns);
+    st->reason = XU_STOP_NONE;
+
+    if (!(cfg->frequency_hz > 0) || cfg->frequency_hz > 1e6 || depth == 0 ||
+        depth > XU_MAX_DEPTH_LIMIT) {
+        rc = -EINVAL;
+        goto out;
+    }
+    rc = xu_target_info(t, &info);
+    if (rc < 0)
+        goto out;
+    if (info.dying) {
+        st->reason = XU_STOP_DOMAIN_GONE;
+        goto out;
+    }
+    if (info.shutdown) {
+        st->reason = XU_STOP_DOMAIN_SHUTDOWN;
+        goto out;
+    }
+    nr_vcpus = info.max_vcpu_id + 1;
+    if (nr_vcpus > XU_MAX_VCPUS)
+        nr_vcpus = XU_MAX_VCPUS;
+    st->vcpus = nr_vcpus;
+
+    bufs = calloc(nr_vcpus, sizeof(*bufs));
+    pc_pool = malloc((size_t)nr_vcpus * depth * sizeof(*pc_pool));
+    if (!bufs || !pc_pool) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (v = 0; v < nr_vcpus; v++)
+        bufs[v].pcs = pc_pool + (size_t)v * depth;
+
+    period_ns = (uint64_t)(1e9 / cfg->frequency_hz);
+    if (period_ns == 0)
+        period_ns = 1;
+    start_ns = now_ns();
+    if (cfg->duration_s > 0)
+        end_ns = start_ns + (uint64_t)(cfg->duration_s * 1e9);
+    deadline_ns = start_ns;
+    last_alive_ns = last_progress_ns = start_ns;
+
+    for (;;) {
+        uint64_t paused_ns = 0;
+
+        if (cfg->stop && *cfg->stop) {
+            st->reason = XU_STOP_SIGNAL;
+            break;
+        }
+        if ((cfg->max_ticks && st->ticks >= cfg->max_ticks) ||
+            (cfg->max_samples && st->samples >= cfg->max_samples)) {
+            st->reason = XU_STOP_TICKS;
+            break;
+        }
+        now = now_ns();
+        if (end_ns && now >= end_ns) {
+            /* deadlines that came and went while we were not running
+             * (descheduled near the end) are missed too */
+            if (!cfg->no_sleep && deadline_ns < end_ns)
+                st->missed_deadlines += (end_ns - deadline_ns + period_ns - 1) / period_ns;
+            st->reason = XU_STOP_DURATION;
+            break;
+        }
+
+        rc = tick(t, m, cfg, uw, bufs, nr_vcpus, st, &paused_ns);
+        if (rc < 0) {
+            enum xu_stop_reason why;
+
+            /* A pause failing because the domain went away is an ending,
+             * not an error. */
+            if (!domain_alive(t, &why)) {
+                st->reason = why;
+                rc = 0;
+            } else {
+                st->reason = XU_STOP_ERROR;
+                st->error = rc;
+            }
+            break;
+        }
+        st->ticks++;
+        xu_hist_add(&st->paused_ns, paused_ns);
+
+        /*
+         * A stack that cannot be read may be a domain being torn down: during
+         * `xl destroy` its vCPUs still answer while its memory is released,
+         * and every sample then is the frozen last instruction with a broken
+         * chain.  Ask at once rather than at the next liveness check, and keep
+         * nothing of a tick taken from a dying or shut-down domain.
+         */
+        if (tick_lost_memory(bufs, nr_vcpus)) {
+            enum xu_stop_reason why;
+
+            if (!domain_alive(t, &why)) {
+                st->reason = why;
+                break;
+            }
+        }
+
+        /* Guest running again: now it is fine to allocate. */
+        for (v = 0; v < nr_vcpus; v++) {
+            if (!bufs[v].have)
+                continue;
+            if (xu_profile_add(p, v, bufs[v].pcs, bufs[v].res.depth, bufs[v].res.end, 1) < 0)
+                st->intern_failures++;
+            else
+                st->samples++;
+        }
+
+        now = now_ns();
+        if (now - last_alive_ns >= alive_every_ns) {
+            enum xu_stop_reason why;
+
+            last_alive_ns = now;
+            if (!domain_alive(t, &why)) {
+                st->reason = why;
+                break;
+            }
+        }
+        if (cfg->progress && now - last_progress_ns >= (uint64_t)(cfg->progress_interval_s * 1e9)) {
+            last_progress_ns = now;
+            st->elapsed_s = (double)(now - start_ns) / 1e9;
+            cfg->progress(cfg->progress_ctx, st);
+        }
+
+        if (cfg->no_sleep)
+            continue;
+        deadline_ns += period_ns;
+        if (now > deadline_ns + period_ns) {
+            /* More than a period late: the ticks that should have run by
+             * now are missed; count them and skip ahead rather than burst.
+             * A tick less than a period late just runs at once. */
+            uint64_t behind = (now - deadline_ns) / period_ns;
+
+            st->missed_deadlines += behind;
+            deadline_ns += behind * period_ns;
+        }
+        wait_until(&waiter, end_ns && deadline_ns > end_ns ? end_ns : deadline_ns, cfg->stop);
+    }
+    st->elapsed_s = (double)(now_ns() - start_ns) / 1e9;
+    if (st->reason == XU_STOP_ERROR)
+        goto out;
+    rc = 0;
+
+out:
+    if (rc < 0 && st->reason == XU_STOP_NONE) {
+        st->reason = XU_STOP_ERROR;
+        st->error = rc;
+    }
+    free(bufs);
+    free(pc_pool);
+    return rc;
+}

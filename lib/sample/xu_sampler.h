@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_sampler.h - the sampling loop.
+ *
+ * Ticks on absolute deadlines (CLOCK_MONOTONIC, TIMER_ABSTIME) at the given
+ * frequency, so sleep jitter never accumulates into drift.  Each tick:
+ *
+ *     pause -> for each online vCPU: registers, unwind into a preallocated
+ *     PC buffer -> unpause -> intern the stacks into the profile
+ *
+ * The paused window holds only hypercalls and reads of already-mapped
+ * frames (plus mapping a frame the caches have not seen yet).  Once pause
+ * has succeeded, unpause is always called before the tick ends, whatever
+ * failed in between.  A tick that starts more than one period late counts
+ * as missed deadlines and the schedule skips ahead instead of bursting.
+ *
+ * The loop stops at the duration, after max_ticks or max_samples, when *stop becomes
+ * non-zero (set it from a signal handler: the current tick completes
+ * first), or when the domain goes away or shuts down.
+ */
+#ifndef XU_SAMPLER_H
+#define XU_SAMPLER_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "util/xu_hist.h"
+#include "mem/xu_mem.h"
+#include "profile/xu_profile.h"
+#include "target/xu_target.h"
+#include "unwind/xu_unwind.h"
+
+#define XU_MAX_VCPUS 512    /* bound on max_vcpu_id + 1 we sample */
+
+enum xu_stop_reason {
+    XU_STOP_NONE = 0,
+    XU_STOP_DURATION,       /* the requested time elapsed */
+    XU_STOP_TICKS,          /* max_ticks reached */
+    XU_STOP_SIGNAL,         /* *stop was set */
+    XU_STOP_DOMAIN_SHUTDOWN,/* the guest shut down, crashed or rebooted */
+    XU_STOP_DOMAIN_GONE,    /* the domain no longer exists, or is dying */
+    XU_STOP_ERROR,          /* a hypercall failed; see stats.error */
+};
+
+const char *xu_stop_reason_name(enum xu_stop_reason r);
+
+struct xu_sampler_stats;
+
+struct xu_sampler_config {
+    double frequency_hz;            /* ticks per second, > 0 */
+    double duration_s;              /* <= 0: until stopped */
+    uint64_t max_ticks;             /* 0: no limit */
+    uint64_t max_samples;           /* stop once this many stacks were recorded; 0: no limit */
+    unsigned int max_depth;         /* frames per stack, 1..XU_MAX_DEPTH_LIMIT */
+    const struct xu_unwinder_ops *unwinder;  /* NULL: frame pointers */
+    void *unwinder_ctx;
+    volatile sig_atomic_t *stop;    /* may be NULL */
+    /* Called between ticks (guest running) at most every progress_interval_s. */
+    void (*progress)(void *ctx, const struct xu_sampler_stats *st);
+    void *progress_ctx;
+    double progress_interval_s;
+    /* No sleeping between ticks: sample back to back (benchmarks, tests). */
+    int no_sleep;
+    /*
+     * Optional word shared with a guardian process (see xu_guardian.h):
+     * set to XU_PAUSE_PAUSING before pause, XU_PAUSE_PAUSED once pause
+     * succeeded, XU_PAUSE_RUNNING after unpause, so that whoever outlives a
+     * killed profiler knows whether the guest was left paused by it.
+     */
+    volatile uint32_t *pause_state;
+};
+
+enum xu_pause_state {
+    XU_PAUSE_RUNNING = 0,
+    XU_PAUSE_PAUSING = 1,
+    XU_PAUSE_PAUSED = 2,
+};
+
+struct xu_sampler_stats {
+    uint64_t ticks;                 /* pause/unpause windows */
+    uint64_t samples;               /* vCPU stacks recorded */
+    uint64_t missed_deadlines;
+    uint64_t regs_failures;         /* vCPU register reads that failed */
+    uint64_t intern_failures;       /* stacks lost to memory exhaustion */
+    struct xu_hist paused_ns;       /* per tick: pause start to unpause end */
+    double elapsed_s;               /* first tick to last */
+    enum xu_stop_reason reason;
+    int error;                      /* -errno for XU_STOP_ERROR */
+    unsigned int vcpus;             /* max_vcpu_id + 1 at start */
+};
+
+/* Fills *stats (also on error).  Returns 0 when the loop ended normally
+ * (any reason but XU_STOP_ERROR), otherwise the negative errno. */
+int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
+                   const struct xu_sampler_config *cfg, struct xu_sampler_stats *stats);
+
+#endif

@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * symbols.c - function symbols of an ELF file, read with libelf.
+ *
+ * The table is built once and is read-only afterwards:
+ *
+ *   1. every STT_FUNC / STT_GNU_IFUNC symbol that is defined, and every
+ *      untyped (STT_NOTYPE) symbol in an executable section (assembly entry
+ *      points such as _start or hypercall_page), from .symtab and .dynsym;
+ *      section and file symbols, compiler-local labels (.L*) and ARM mapping
+ *      symbols ($x, $d, ...) are not functions and are skipped;
+ *   2. sorted by address; of several symbols at one address the most
+ *      specific wins (sized over unsized, FUNC over NOTYPE, GLOBAL over WEAK
+ *      over LOCAL, then by name so the choice never depends on file order);
+ *   3. a symbol of size 0 extends to the next symbol, but never past the end
+ *      of its section nor past the end of a sized symbol enclosing it;
+ *   4. cover[i] is the symbol among 0..i that reaches furthest, so a lookup
+ *      that falls past the end of the nearest symbol below it can still find
+ *      an enclosing one (a function with a sized inner label), and otherwise
+ *      resolves to nothing: a gap between functions is not "the function
+ *      before it".
+ *
+ * Names live in one string pool, so the table is three allocations however
+ * many symbols the file has.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/xu_symbols.h"
+
+#define BUILD_ID_MAX 64         /* sha1 is 20, md5/uuid 16: anything larger is bogus */
+/* Section headers we index; libelf already checks the table fits in the file. */
+#define MAX_SECTIONS (1u << 24)
+
+struct xu_symtab {
+    struct xu_symbol *syms;     /* sorted by start, distinct starts */
+    size_t *cover;              /* see above */
+    size_t n;
+    char *pool;                 /* all names */
+    unsigned int machine;
+    size_t build_id_len;
+    uint8_t build_id[BUILD_ID_MAX];
+};
+
+/* A symbol while the table is being built. */
+struct cand {
+    uint64_t start, size;
+    size_t name_off;            /* into the pool, which may still move */
+    const char *name;           /* set once the pool has stopped moving */
+    size_t shndx;               /* section index, 0 when special (SHN_ABS...) */
+    unsigned char type, bind;
+};
+
+struct section {
+    uint64_t addr, size;
+    bool exec;
+};
+
+struct builder {
+    const char *path;
+    struct xu_log *log;
+    struct section *secs;
+    size_t nsecs;
+    struct cand *cands;
+    size_t n, cap;
+    char *pool;
+    size_t pool_len, pool_cap;
+};
+
+static int pool_add(struct builder *b, const char *s, size_t *off)
+{
+    size_t len = strlen(s) + 1;
+
+    if (len > b->pool_cap - b->pool_len) {
+        size_t cap = b->pool_cap ? b->pool_cap : 4096;
+        char *p;
+
+        while (cap - b->pool_len < len) {
+            if (cap > SIZE_MAX / 2)
+                return -ENOMEM;
+            cap *= 2;
+        }
+        p = realloc(b->pool, cap);
+        if (!p)
+            return -ENOMEM;
+        b->pool = p;
+        b->pool_cap = cap;
+    }
+    memcpy(b->pool + b->pool_len, s, len);
+    *off = b->pool_len;
+    b->pool_len += len;
+    return 0;
+}
+
+static int cand_add(struct builder *b, const struct cand *c)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        struct cand *p;
+
+        if (cap > SIZE_MAX / sizeof(*p))
+            return -ENOMEM;
+        p = realloc(b->cands, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        b->cands = p;
+        b->cap = cap;
+    }
+    b->cands[b->n++] = *c;
+    return 0;
+}
+
+static bool is_local_label(const char *name)
+{
+    if (name[0] == '.' && name[1] == 'L')
+        return true;
+    /* ARM/AArch64 mapping symbols: "$x", "$d", "$a", "$t", optionally ".n" */
+    if (name[0] == '$' && name[1] && strchr("xdat", name[1]) &&
+        (name[2] == '\0' || name[2] == '.'))
+        return true;
+    return false;
+}
+
+/*
+ * Whether sym is worth keeping, and its section (0 when special).  shndx is
+ * the real section index (extended indices resolved), special tells that
+ * st_shndx was a reserved value such as SHN_ABS.
+ */
+static bool keep_symbol(const struct builder *b, const GElf_Sym *sym, GElf_Word shndx,
+                        bool special, size_t *sec)
+{
+    unsigned char type = GELF_ST_TYPE(sym->st_info);
+    bool in_section = !special && shndx != SHN_UNDEF && shndx < b->nsecs;
+
+    *sec = in_section ? shndx : 0;
+    switch (type) {
+    case STT_FUNC:
+    case STT_GNU_IFUNC:
+        /* undefined: an import, its value is not an address in this file */
+        return shndx != SHN_UNDEF;
+    case STT_NOTYPE:
+        return in_section && b->secs[shndx].exec;
+    default:
+        return false;
+    }
+}
+
+static int read_symbol_section(struct builder *b, Elf *elf, Elf_Scn *scn,
+                               const GElf_Shdr *shdr, Elf_Data *xndx)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t count, i;
+    int rc = 0;
+
+    if (!data || shdr->sh_entsize != sizeof(Elf64_Sym)) {
+        xu_warn(b->log, "%s: unreadable symbol table section ignored", b->path);
+        return 0;
+    }
+    count = data->d_size / sizeof(Elf64_Sym);
+    if (count > INT_MAX)                /* gelf_getsymshndx takes an int */
+        count = INT_MAX;
+    for (i = 1; i < count; i++) {      /* entry 0 is the null symbol */
+        GElf_Sym sym;
+        GElf_Word shndx = 0;
+        const char *name;
+        struct cand c;
+        bool special;
+
+        if (!gelf_getsymshndx(data, xndx, (int)i, &sym, &shndx))
+            continue;
+        special = sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX;
+        if (sym.st_shndx != SHN_XINDEX)
+            shndx = sym.st_shndx;
+        if (!keep_symbol(b, &sym, shndx, special, &c.shndx))
+            continue;
+        name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+        if (!name || !name[0] || is_local_label(name))
+            continue;
+        c.start = sym.st_value;
+        c.size = sym.st_size;
+        c.type = GELF_ST_TYPE(sym.st_info);
+        c.bind = GELF_ST_BIND(sym.st_info);
+        c.name = NULL;
+        rc = pool_add(b, name, &c.name_off);
+        if (rc < 0)
+            break;
+        rc = cand_add(b, &c);
+        if (rc < 0)
+            break;
+    }
+    return rc;
+}
+
+static void read_build_id(struct xu_symtab *st, Elf_Scn *scn)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t off = 0, next, name_off, desc_off;
+    GElf_Nhdr nh;
+
+    if (!data)
+        return;
+    /* gelf_getnote returns 0 at the end or on a malformed note */
+    while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+            memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 &&
+            nh.n_descsz > 0 && nh.n_descsz <= BUILD_ID_MAX) {
+            memcpy(st->build_id, (const char *)data->d_buf + desc_off, nh.n_descsz);
+            st->build_id_len = nh.n_descsz;
+            return;
+        }
+        if (next <= off)
+            return;
+        off = next;
+    }
+}
+
+/* Most specific first: the one a name should come from. */
+static int rank(const struct cand *c)
+{
+    int r = 0;
+
+    if (c->size > 0)
+        r += 8;
+    if (c->type != STT_NOTYPE)
+        r += 4;
+    if (c->bind == STB_GLOBAL)
+        r += 2;
+    else if (c->bind == STB_WEAK)
+        r += 1;
+    return r;
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+    const struct cand *a = pa, *b = pb;
+    int ra, rb, r;
+
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    ra = rank(a);
+    rb = rank(b);
+    if (ra != rb)
+        return rb - ra;
+    r = strcmp(a->name, b->name);
+    if (r)
+        return r;
+    /* the same name twice (.symtab and .dynsym): any remaining difference
+     * still orders them, so the winner never depends on qsort's whims */
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    if (a->shndx != b->shndx)
+        return a->shndx < b->shndx ? -1 : 1;
+    if (a->bind != b->bind)
+        return (int)a->bind - (int)b->bind;
+    return (int)a->type - (int)b->type;
+}
+
+static uint64_t sat_end(uint64_t start, uint64_t size)
+{
+    return size > UINT64_MAX - start ? UINT64_MAX : start + size;
+}
+
+/* Steps 2-4 of the header comment. */
+static int build_table(struct builder *b, struct xu_symtab *st)
+{
+    size_t i, n = 0, best = 0;
+    uint64_t best_end = 0;
+
+    for (i = 0; i < b->n; i++)
+        b->cands[i].name = b->pool + b->cands[i].name_off;
+    qsort(b->cands, b->n, sizeof(*b->cands), cand_cmp);
+
+    for (i = 0; i < b->n; i++)          /* keep the first of each address */
+        if (n == 0 || b->cands[i].start != b->cands[n - 1].start)
+            b->cands[n++] = b->cands[i];
+
+    st->syms = calloc(n ? n : 1, sizeof(*st->syms));
+    st->cover = calloc(n ? n : 1, sizeof(*st->cover));
+    if (!st->syms || !st->cover)
+        return -ENOMEM;
+
+    for (i = 0; i < n; i++) {
+        const struct cand *c = &b->cands[i];
+        uint64_t end;
+
+        if (c->size > 0) {
+            end = sat_end(c->start, c->size);
+        } else {
+            const struct section *sec = c->shndx ? &b->secs[c->shndx] : NULL;
+            uint64_t sec_end = sec ? sat_end(sec->addr, sec->size) : UINT64_MAX;
+
+            end = sec_end > c->start ? sec_end : UINT64_MAX;
+            if (i + 1 < n && b->cands[i + 1].start < end)
+                end = b->cands[i + 1].start;
+            if (i > 0 && best_end > c->start && best_end < end)
+                end = best_end;         /* an inner label stays inside its function */
+            if (end == UINT64_MAX)      /* nothing bounds it: its own address only */
+                end = c->start + 1;
+        }
+        st->syms[i].start = c->start;
+        st->syms[i].size = end - c->start;
+        st->syms[i].name = c->name;    /* the pool moves to st as is */
+        if (i == 0 || end > best_end) {
+            best = i;
+            best_end = end;
+        }
+        st->cover[i] = best;
+    }
+    st->n = n;
+    return 0;
+}
+
+static int read_elf(struct builder *b, Elf *elf, struct xu_symtab *st)
+{
+    GElf_Ehdr ehdr;
+    Elf_Scn *scn = NULL;
+    size_t shnum = 0, i;
+    int rc = 0;
+
+    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
+        xu_error(b->log, "%s is not an ELF file", b->path);
+        return -ENOEXEC;
+    }
+    if (gelf_getclass(elf) != ELFCLASS64) {
+        xu_error(b->log, "%s is a 32-bit ELF file: only 64-bit guests are profiled", b->path);
+        return -ENOEXEC;
+    }
+    st->machine = ehdr.e_machine;
+    if (elf_getshdrnum(elf, &shnum) < 0 || shnum > MAX_SECTIONS) {
+        xu_error(b->log, "%s: unreadable section headers: %s", b->path, elf_errmsg(-1));
+        return -ENOEXEC;
+    }
+    b->secs = calloc(shnum ? shnum : 1, sizeof(*b->secs));
+    if (!b->secs)
+        return -ENOMEM;
+    b->nsecs = shnum;
+
+    /* first the sections' extents, which symbols refer to by index */
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+
+        i = elf_ndxscn(scn);
+        if (i >= shnum || !gelf_getshdr(scn, &sh))
+            continue;
+        b->secs[i].addr = sh.sh_addr;
+        b->secs[i].size = sh.sh_size;
+        b->secs[i].exec = (sh.sh_flags & SHF_EXECINSTR) != 0;
+        if (sh.sh_type == SHT_NOTE && st->build_id_len == 0)
+            read_build_id(st, scn);
+    }
+
+    scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *xndx = NULL;
+        Elf_Scn *x = NULL;
+
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+            continue;
+        /* extended section indices, only in files with >= 0xff00 sections */
+        while ((x = elf_nextscn(elf, x))) {
+            GElf_Shdr xs;
+
+            if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
+                xs.sh_link == elf_ndxscn(scn)) {
+                xndx = elf_getdata(x, NULL);
+                break;
+            }
+        }
+        rc = read_symbol_section(b, elf, scn, &sh, xndx);
+        if (rc < 0)
+            return rc;
+    }
+    if (b->n == 0) {
+        xu_error(b->log, "%s has no symbol table (stripped?): pass the unstripped ELF "
+                 "with --elf, e.g. the .dbg file", b->path);
+        return -ENODATA;
+    }
+    return build_table(b, st);
+}
+
+int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out)
+{
+    struct builder b = { .path = path, .log = log };
+    struct xu_symtab *st = NULL;
+    Elf *elf = NULL;
+    struct stat sb;
+    int fd = -1, rc;
+
+    *out = NULL;
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        xu_error(log, "libelf is out of date: %s", elf_errmsg(-1));
+        rc = -ENOEXEC;
+        goto out;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        rc = -errno;
+        xu_error(log, "cannot open %s: %s", path, strerror(errno));
+        goto out;
+    }
+    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        rc = -EISDIR;
+        xu_error(log, "%s is a directory, not an ELF file", path);
+        goto out;
+    }
+    /* ELF_C_READ, not _MMAP: a file truncated under us must not SIGBUS */
+    elf = elf_begin(fd, ELF_C_READ, NULL);
+    if (!elf) {
+        xu_error(log, "%s is not an ELF file: %s", path, elf_errmsg(-1));
+        rc = -ENOEXEC;
+        goto out;
+    }
+    st = calloc(1, sizeof(*st));
+    if (!st) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    rc = read_elf(&b, elf, st);
+    if (rc < 0) {
+        if (rc == -ENOMEM)
+            xu_error(log, "%s: out of memory reading symbols", path);
+        goto out;
+    }
+    st->pool = b.pool;
+    b.pool = NULL;
+    *out = st;
+    st = NULL;
+
+out:
+    xu_symtab_free(st);
+    free(b.pool);
+    free(b.cands);
+    free(b.secs);
+    if (elf)
+        elf_end(elf);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+void xu_symtab_free(struct xu_symtab *st)
+{
+    if (!st)
+        return;
+    free(st->syms);
+    free(st->cover);
+    free(st->pool);
+    free(st);
+}
+
+size_t xu_symtab_count(const struct xu_symtab *st)
+{
+    return st->n;
+}
+
+static bool contains(const struct xu_symbol *s, uint64_t addr)
+{
+    return addr >= s->start && addr - s->start < s->size;
+}
+
+const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr)
+{
+    size_t lo = 0, hi = st->n, i;
+
+    /* the first symbol starting above addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (st->syms[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    i = lo - 1;
+    if (contains(&st->syms[i], addr))
+        return &st->syms[i];
+    if (contains(&st->syms[st->cover[i]], addr))
+        return &st->syms[st->cover[i]];
+    return NULL;
+}
+
+const struct xu_symbol *xu_symtab_find(const struct xu_symtab *st, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < st->n; i++)
+        if (strcmp(st->syms[i].name, name) == 0)
+            return &st->syms[i];
+    return NULL;
+}
+
+const uint8_t *xu_symtab_build_id(const struct xu_symtab *st, size_t *len)
+{
+    *len = st->build_id_len;
+    return st->build_id_len ? st->build_id : NULL;
+}
+
+unsigned int xu_symtab_machine(const struct xu_symtab *st)
+{
+    return st->machine;
+}

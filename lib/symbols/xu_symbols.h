@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_symbols.h - function symbols of the guest's ELF, and resolving the
+ * addresses of a profile once each.
+ *
+ * A symbol table is read with libelf from .symtab (and .dynsym), keeping
+ * function (STT_FUNC) symbols and untyped text symbols (assembly labels such
+ * as _start or hypercall_page), sorted by address with their sizes.  An
+ * address is attributed to a symbol only when it lies inside it: past the
+ * symbol's end it is not attributed, whatever comes next.  A symbol of size
+ * 0 extends to the next symbol's start, within the same section.
+ *
+ * Resolution happens after sampling, never while the guest is paused: the
+ * symboliser takes the sorted unique addresses of a profile and resolves
+ * each of them exactly once.
+ */
+#ifndef XU_SYMBOLS_H
+#define XU_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/xu_log.h"
+
+struct xu_symtab;
+
+struct xu_symbol {
+    const char *name;
+    uint64_t start;
+    uint64_t size;
+};
+
+/*
+ * Read the symbols of the ELF file at path.
+ * Errors: -ENOENT/-EACCES (cannot open), -ENOEXEC (not an ELF file, or not
+ * one we read), -ENODATA (stripped: no .symtab nor .dynsym with function
+ * symbols), -ENOMEM.  The logger says which.
+ */
+int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out);
+void xu_symtab_free(struct xu_symtab *st);
+
+size_t xu_symtab_count(const struct xu_symtab *st);
+/* The symbol containing addr, or NULL.  O(log n). */
+const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr);
+/* The first symbol named name, or NULL.  O(n). */
+const struct xu_symbol *xu_symtab_find(const struct xu_symtab *st, const char *name);
+/* GNU build-id note of the file; *len 0 when it has none. */
+const uint8_t *xu_symtab_build_id(const struct xu_symtab *st, size_t *len);
+/* ELF machine (EM_X86_64, ...). */
+unsigned int xu_symtab_machine(const struct xu_symtab *st);
+
+struct xu_symbolizer;
+
+/*
+ * Resolve each of the n sorted, distinct addrs once against st (st may be
+ * NULL: every address stays unresolved).  NULL with errno on failure.
+ */
+struct xu_symbolizer *xu_symbolizer_new(const struct xu_symtab *st,
+                                        const uint64_t *addrs, size_t n);
+void xu_symbolizer_free(struct xu_symbolizer *sz);
+
+/*
+ * Name of the function containing addr, which must be one of the addresses
+ * given to xu_symbolizer_new (others return NULL).  Unresolved addresses get
+ * their hex form ("0xffffffff8000102a"), so every frame has a name.
+ * *sym, when not NULL, receives the symbol or NULL when unresolved.
+ */
+const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
+                               const struct xu_symbol **sym);
+
+#endif

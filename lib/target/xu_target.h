@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_target.h - the one interface between the profiler and a running guest.
+ *
+ * A target is a domain seen through one backend: the stable Xen libraries
+ * (libxencall + libxenforeignmemory), libxc, or the simulated guest used by
+ * tests and benchmarks.  The core never asks which backend it talks to; it
+ * calls through struct xu_target_ops, chosen once at open time.
+ *
+ * Conventions (as in Xen's own libraries): functions return 0 on success
+ * and a negative errno value on failure; pointer-returning functions return
+ * NULL and set errno.  A backend reports details through the target's logger.
+ *
+ * The paused window: pause(), vcpu_regs() and reads from frames that are
+ * already mapped are what the sampler calls while the guest is stopped.
+ * vcpu_regs() must not allocate or do I/O other than its hypercalls.
+ */
+#ifndef XU_TARGET_H
+#define XU_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "util/xu_log.h"
+
+#define XU_PAGE_SHIFT 12
+#define XU_PAGE_SIZE  (1ULL << XU_PAGE_SHIFT)
+
+enum xu_guest_type {
+    XU_GUEST_PV = 0,    /* paravirtualised: page tables hold machine frames */
+    XU_GUEST_PVH,       /* HVM container without device model: guest frames */
+    XU_GUEST_HVM,       /* fully virtualised: guest frames */
+};
+
+const char *xu_guest_type_name(enum xu_guest_type type);
+
+/* How a vCPU translates virtual addresses at the moment it was stopped. */
+enum xu_paging_mode {
+    XU_PAGING_NONE = 0, /* paging off: virtual == physical */
+    XU_PAGING_32,       /* 32-bit two-level (not walked: one-frame stacks) */
+    XU_PAGING_PAE,      /* 32-bit PAE (not walked: one-frame stacks) */
+    XU_PAGING_LONG4,    /* x86-64 four-level */
+    XU_PAGING_LONG5,    /* x86-64 five-level (LA57) */
+};
+
+const char *xu_paging_mode_name(enum xu_paging_mode mode);
+
+/* Derive the paging mode from control registers (HVM/PVH vCPUs). */
+enum xu_paging_mode xu_x86_paging_mode(uint64_t cr0, uint64_t cr4, uint64_t efer);
+
+struct xu_domain_info {
+    uint32_t domid;
+    enum xu_guest_type type;
+    unsigned int max_vcpu_id;   /* vCPUs are 0..max_vcpu_id, some may be offline */
+    unsigned int nr_online_vcpus;
+    unsigned int guest_width;   /* bytes per word: 8 for 64-bit guests */
+    bool paused;                /* paused by someone (an admin, or us) */
+    bool shutdown;              /* shut down (see shutdown_reason) */
+    bool dying;                 /* being destroyed */
+    unsigned int shutdown_reason; /* SHUTDOWN_* from xen/sched.h when shutdown */
+    uint64_t handle[2];         /* the domain's UUID */
+};
+
+struct xu_vcpu_regs {
+    bool online;                /* false: nothing else is valid */
+    bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
+    enum xu_paging_mode paging;
+    uint64_t ip, sp, fp;        /* rip, rsp, rbp */
+    /*
+     * Root of the page tables in effect, as a frame-space address: for PV a
+     * machine address (MFN << 12), for PVH/HVM a guest-physical address.
+     * It is what the page walk starts from, whichever space that is.
+     */
+    uint64_t pt_root;
+    uint64_t cr0, cr4, efer;    /* raw, for diagnostics */
+};
+
+struct xu_target;
+
+struct xu_target_ops {
+    const char *name;           /* "xencall", "xc", "sim" */
+
+    /* Attach to domain domid: fills t->priv. */
+    int (*open)(struct xu_target *t, uint32_t domid);
+    /* Release everything open() and map_frame() acquired. Never fails. */
+    void (*close)(struct xu_target *t);
+
+    int (*info)(struct xu_target *t, struct xu_domain_info *out);
+    int (*pause)(struct xu_target *t);
+    int (*unpause)(struct xu_target *t);
+
+    /* Registers of one vCPU of a paused domain.  An offline vCPU is not an
+     * error: it returns 0 with out->online == false. */
+    int (*vcpu_regs)(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out);
+
+    /*
+     * Map one 4 KiB frame of the guest read-only.  frame is a frame number in
+     * the space the guest's page tables use (MFN for PV, GFN otherwise).
+     * Returns a pointer valid until unmap_frame() or close(), or NULL with
+     * errno set.  Callers cache mappings; backends need not.
+     */
+    const void *(*map_frame)(struct xu_target *t, uint64_t frame);
+    void (*unmap_frame)(struct xu_target *t, const void *addr);
+};
+
+struct xu_target {
+    const struct xu_target_ops *ops;
+    void *priv;
+    struct xu_log *log;
+    uint32_t domid;
+};
+
+/*
+ * Backends compiled into this build, best first.  xu_target_backend(NULL)
+ * returns the default; an unknown name returns NULL.
+ */
+const struct xu_target_ops *xu_target_backend(const char *name);
+/* Names of the built backends, separated by ", ", for help and errors. */
+const char *xu_target_backend_names(void);
+
+/* Open a target on domid with the given backend (ops). */
+int xu_target_open(struct xu_target *t, const struct xu_target_ops *ops,
+                   uint32_t domid, struct xu_log *log);
+void xu_target_close(struct xu_target *t);
+
+static inline int xu_target_info(struct xu_target *t, struct xu_domain_info *out)
+{ return t->ops->info(t, out); }
+static inline int xu_target_pause(struct xu_target *t)
+{ return t->ops->pause(t); }
+static inline int xu_target_unpause(struct xu_target *t)
+{ return t->ops->unpause(t); }
+static inline int xu_target_vcpu_regs(struct xu_target *t, unsigned int vcpu,
+                                      struct xu_vcpu_regs *out)
+{ return t->ops->vcpu_regs(t, vcpu, out); }
+
+#endif

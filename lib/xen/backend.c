@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* xen_backend.c - getdomaininfo -> xu_domain_info, and the Xen error lines. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* Devices an HVM guest emulates and a PVH guest does not. */
+#define EMU_NOT_PVH (XEN_X86_EMU_HPET | XEN_X86_EMU_PM | XEN_X86_EMU_RTC | \
+                     XEN_X86_EMU_IOAPIC | XEN_X86_EMU_PIC | XEN_X86_EMU_VGA | \
+                     XEN_X86_EMU_IOMMU | XEN_X86_EMU_PIT)
+
+unsigned int xu_xen_domctl_version(void)
+{
+    return XEN_DOMCTL_INTERFACE_VERSION;
+}
+
+enum xu_guest_type xu_xen_guest_type(const struct xen_domctl_getdomaininfo *di)
+{
+    if (!(di->flags & XEN_DOMINF_hvm_guest))
+        return XU_GUEST_PV;
+#ifdef HAVE_STRUCT_XEN_DOMCTL_GETDOMAININFO_ARCH_CONFIG
+    {
+        uint32_t emu = di->arch_config.emulation_flags;
+
+        if ((emu & XEN_X86_EMU_LAPIC) && !(emu & EMU_NOT_PVH))
+            return XU_GUEST_PVH;
+    }
+#endif
+    return XU_GUEST_HVM;
+}
+
+int xu_xen_domain_info(const struct xen_domctl_getdomaininfo *di, unsigned int pv_width,
+                       struct xu_domain_info *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (di->max_vcpu_id == XEN_INVALID_MAX_VCPU_ID)
+        return -EAGAIN;
+    out->domid = di->domain;
+    out->type = xu_xen_guest_type(di);
+    out->max_vcpu_id = di->max_vcpu_id;
+    out->nr_online_vcpus = di->nr_online_vcpus;
+    out->guest_width = out->type == XU_GUEST_PV ? pv_width : 8;
+    out->paused = (di->flags & XEN_DOMINF_paused) != 0;
+    out->shutdown = (di->flags & XEN_DOMINF_shutdown) != 0;
+    out->dying = (di->flags & XEN_DOMINF_dying) != 0;
+    if (out->shutdown)
+        out->shutdown_reason = (di->flags >> XEN_DOMINF_shutdownshift) & XEN_DOMINF_shutdownmask;
+    memcpy(out->handle, di->handle, sizeof(out->handle) < sizeof(di->handle) ?
+           sizeof(out->handle) : sizeof(di->handle));
+    return 0;
+}
+
+int xu_xen_domctl_failed(struct xu_log *log, const char *call, uint32_t domid, int err)
+{
+    if (err <= 0)
+        err = EIO;      /* a failure without errno must still fail */
+    /*
+     * Xen answers every domctl whose interface_version differs from its own
+     * with EACCES, before looking at anything else.  getdomaininfo is the
+     * first domctl a target makes and dom0 is always allowed it, so there
+     * EACCES means "built for another Xen".
+     */
+    if (err == EACCES && strcmp(call, "XEN_DOMCTL_getdomaininfo") == 0)
+        return xu_xen_mismatch(log, -1);
+    if (err == ESRCH)
+        xu_error(log, "%s: no domain %u", call, (unsigned int)domid);
+    else
+        xu_error(log, "%s for domain %u failed: %s", call, (unsigned int)domid, strerror(err));
+    return -err;
+}
+
+void xu_xen_mismatch_format(char *buf, size_t size, long running)
+{
+    char xen[32];
+
+    if (running >= 0) {
+        snprintf(xen, sizeof(xen), "%ld.%ld", (running >> 16) & 0xffff, running & 0xffff);
+        snprintf(buf, size, "Xen version mismatch: the running hypervisor is Xen %s, this "
+                 "xen-uniprof was built for Xen %s (domctl interface 0x%08x, which Xen %s "
+                 "rejects): rebuild xen-uniprof against Xen %s's headers: "
+                 "scripts/xen-sysroot %s DIR && ./configure --with-xen=DIR",
+                 xen, XU_BUILT_XEN_VERSION, (unsigned int)XEN_DOMCTL_INTERFACE_VERSION, xen,
+                 xen, xen);
+        return;
+    }
+    /* XENVER_version failed too: still say what was built for and what to do. */
+    snprintf(buf, size, "Xen version mismatch: the running hypervisor (version unknown) rejects "
+             "the domctl interface 0x%08x of Xen %s that this xen-uniprof was built for: "
+             "rebuild xen-uniprof against the running Xen's headers: "
+             "scripts/xen-sysroot X.Y DIR && ./configure --with-xen=DIR",
+             (unsigned int)XEN_DOMCTL_INTERFACE_VERSION, XU_BUILT_XEN_VERSION);
+}
+
+int xu_xen_mismatch(struct xu_log *log, long running)
+{
+    char line[512];
+
+    xu_xen_mismatch_format(line, sizeof(line), running);
+    xu_error(log, "%s", line);
+    return -EPROTO;
+}
+
+int xu_xen_check_domid(struct xu_log *log, uint32_t domid)
+{
+    if (domid < DOMID_FIRST_RESERVED)
+        return 0;
+    xu_error(log, "%u is not a guest's domain id (ids from %u up are reserved by Xen)",
+             (unsigned int)domid, (unsigned int)DOMID_FIRST_RESERVED);
+    return -EINVAL;
+}
+
+int xu_xen_open_failed(struct xu_log *log, const char *what, int err)
+{
+    if (err <= 0)
+        err = EIO;
+    if (err == ENOENT || err == EACCES || err == EPERM || err == ENXIO || err == ENODEV)
+        xu_error(log, "cannot open Xen privcmd (%s: %s): are you root in dom0 with the "
+                 "xen-privcmd module loaded?", what, strerror(err));
+    else
+        xu_error(log, "cannot open Xen privcmd (%s): %s", what, strerror(err));
+    return -err;
+}
+
+static void xtl_vmessage(xentoollog_logger *xtl, xentoollog_level level, int errnoval,
+                         const char *context, const char *format, va_list al)
+{
+    struct xu_xtl_logger *l = (struct xu_xtl_logger *)xtl;
+    char msg[512];
+
+    (void)level;
+    vsnprintf(msg, sizeof(msg), format, al);
+    if (errnoval >= 0)
+        xu_debug(l->log, "%s: %s: %s", context ? context : "xen", msg, strerror(errnoval));
+    else
+        xu_debug(l->log, "%s: %s", context ? context : "xen", msg);
+}
+
+static void xtl_destroy(xentoollog_logger *xtl)
+{
+    (void)xtl;      /* embedded in the backend's state: nothing to free */
+}
+
+void xu_xtl_logger_init(struct xu_xtl_logger *l, struct xu_log *log)
+{
+    memset(l, 0, sizeof(*l));
+    l->xtl.vmessage = xtl_vmessage;
+    l->xtl.destroy = xtl_destroy;
+    l->log = log;
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * target_xencall.c - the target backend on Xen's stable libraries:
+ * libxencall for the domctls, libxenforeignmemory for guest frames.
+ *
+ * The domctl ABI is XEN_DOMCTL_INTERFACE_VERSION of the headers this file
+ * is compiled with; a hypervisor speaking another version refuses every
+ * domctl, which open() reports as -EPROTO (see xu_xen_domctl_failed()).
+ *
+ * Hypercall arguments must live in memory the kernel driver can hand to Xen
+ * (xencall_alloc_buffer).  Both buffers are taken once at open and reused,
+ * so the paused window (pause, vcpu_regs, unpause) never allocates.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "arch/x86_64/context.h"
+#include "backend.h"
+#include "maps.h"
+
+#include <xen/version.h>
+#include <xencall.h>
+#include <xenforeignmemory.h>
+
+struct xencall_priv {
+    struct xu_xtl_logger logger;
+    xencall_handle *xcall;
+    xenforeignmemory_handle *fmem;
+    struct xen_domctl *domctl;  /* hypercall buffer */
+    void *buf;                  /* hypercall buffer: vCPU context or HVM record */
+    size_t buf_size;
+    struct xu_xen_maps maps;
+    enum xu_guest_type type;
+    unsigned int width;         /* PV guest width in bytes */
+    unsigned int pauses;        /* our pauses not yet undone */
+};
+
+/* Issue the domctl prepared in p->domctl; 0 or a positive errno. */
+static int domctl(struct xencall_priv *p, uint32_t cmd, uint32_t domid)
+{
+    int r;
+
+    p->domctl->cmd = cmd;
+    p->domctl->interface_version = XEN_DOMCTL_INTERFACE_VERSION;
+    p->domctl->domain = (domid_t)domid;
+    r = xencall1(p->xcall, __HYPERVISOR_domctl, (uint64_t)(uintptr_t)p->domctl);
+    if (r < 0)
+        return errno > 0 ? errno : EIO;
+    return 0;
+}
+
+/* XEN_DOMCTL_getdomaininfo into p->domctl->u.getdomaininfo. */
+static int get_domaininfo(struct xu_target *t, struct xencall_priv *p)
+{
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    err = domctl(p, XEN_DOMCTL_getdomaininfo, t->domid);
+    /* Before Xen 4.18 the hypervisor answers with the next domain when
+     * domid does not exist. */
+    if (!err && p->domctl->u.getdomaininfo.domain != t->domid)
+        err = ESRCH;
+    /* Built for another Xen: XENVER_version answers whatever the domctl
+     * interface, so the user learns which Xen is running. */
+    if (err == EACCES)
+        return xu_xen_mismatch(t->log, xencall2(p->xcall, __HYPERVISOR_xen_version,
+                                                XENVER_version, 0));
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getdomaininfo", t->domid, err);
+    return 0;
+}
+
+static int get_pv_width(struct xu_target *t, struct xencall_priv *p)
+{
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    err = domctl(p, XEN_DOMCTL_get_address_size, t->domid);
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_get_address_size", t->domid, err);
+    switch (p->domctl->u.address_size.size) {
+    case 64:
+        p->width = XU_X86_WIDTH_64;
+        return 0;
+    case 32:
+        p->width = XU_X86_WIDTH_32;
+        return 0;
+    }
+    xu_error(t->log, "XEN_DOMCTL_get_address_size for domain %u: unexpected width %u bits",
+             (unsigned int)t->domid, (unsigned int)p->domctl->u.address_size.size);
+    return -EPROTO;
+}
+
+static void xencall_close_target(struct xu_target *t);
+
+static int xencall_open_target(struct xu_target *t, uint32_t domid)
+{
+    struct xencall_priv *p;
+    int rc;
+
+    rc = xu_xen_check_domid(t->log, domid);
+    if (rc)
+        return rc;
+    p = calloc(1, sizeof(*p));
+    if (!p)
+        return -ENOMEM;
+    t->priv = p;
+    xu_xtl_logger_init(&p->logger, t->log);
+
+    p->xcall = xencall_open(&p->logger.xtl, 0);
+    if (!p->xcall) {
+        rc = xu_xen_open_failed(t->log, "xencall_open", errno);
+        goto out;
+    }
+    p->fmem = xenforeignmemory_open(&p->logger.xtl, 0);
+    if (!p->fmem) {
+        rc = xu_xen_open_failed(t->log, "xenforeignmemory_open", errno);
+        goto out;
+    }
+    p->buf_size = XU_X86_PV_CONTEXT_SIZE;
+    if (p->buf_size < sizeof(struct hvm_hw_cpu))
+        p->buf_size = sizeof(struct hvm_hw_cpu);
+    p->domctl = xencall_alloc_buffer(p->xcall, sizeof(*p->domctl));
+    p->buf = p->domctl ? xencall_alloc_buffer(p->xcall, p->buf_size) : NULL;
+    if (!p->buf) {
+        rc = errno > 0 ? -errno : -ENOMEM;
+        xu_error(t->log, "xencall_alloc_buffer: %s", strerror(-rc));
+        goto out;
+    }
+
+    rc = get_domaininfo(t, p);
+    if (rc)
+        goto out;
+    p->type = xu_xen_guest_type(&p->domctl->u.getdomaininfo);
+    p->width = XU_X86_WIDTH_64;
+    if (p->type == XU_GUEST_PV)
+        rc = get_pv_width(t, p);
+
+out:
+    if (rc)
+        xencall_close_target(t);
+    return rc;
+}
+
+static void unmap_one(void *ctx, const void *addr)
+{
+    xenforeignmemory_unmap(ctx, (void *)(uintptr_t)addr, 1);
+}
+
+static void xencall_close_target(struct xu_target *t)
+{
+    struct xencall_priv *p = t->priv;
+
+    if (!p)
+        return;
+    /* Never leave the guest stopped because the caller lost track. */
+    while (p->pauses > 0) {
+        memset(p->domctl, 0, sizeof(*p->domctl));
+        if (domctl(p, XEN_DOMCTL_unpausedomain, t->domid) != 0)
+            break;
+        p->pauses--;
+    }
+    if (p->fmem)
+        xu_xen_maps_release(&p->maps, unmap_one, p->fmem);
+    if (p->buf)
+        xencall_free_buffer(p->xcall, p->buf);
+    if (p->domctl)
+        xencall_free_buffer(p->xcall, p->domctl);
+    if (p->fmem)
+        xenforeignmemory_close(p->fmem);
+    if (p->xcall)
+        xencall_close(p->xcall);
+    free(p);
+    t->priv = NULL;
+}
+
+static int xencall_info(struct xu_target *t, struct xu_domain_info *out)
+{
+    struct xencall_priv *p = t->priv;
+    int rc;
+
+    rc = get_domaininfo(t, p);
+    if (rc)
+        return rc;
+    rc = xu_xen_domain_info(&p->domctl->u.getdomaininfo, p->width, out);
+    if (rc == -EAGAIN)
+        xu_warn(t->log, "domain %u has no vCPU yet", (unsigned int)t->domid);
+    return rc;
+}
+
+static int xencall_pause(struct xu_target *t)
+{
+    struct xencall_priv *p = t->priv;
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    err = domctl(p, XEN_DOMCTL_pausedomain, t->domid);
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_pausedomain", t->domid, err);
+    p->pauses++;
+    return 0;
+}
+
+static int xencall_unpause(struct xu_target *t)
+{
+    struct xencall_priv *p = t->priv;
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    err = domctl(p, XEN_DOMCTL_unpausedomain, t->domid);
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_unpausedomain", t->domid, err);
+    if (p->pauses > 0)
+        p->pauses--;
+    return 0;
+}
+
+/* Is vcpu online?  Asked only when its state could not be read. */
+static int vcpu_online(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu, bool *online)
+{
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    p->domctl->u.getvcpuinfo.vcpu = vcpu;
+    err = domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getvcpuinfo", t->domid, err);
+    *online = p->domctl->u.getvcpuinfo.online != 0;
+    return 0;
+}
+
+static int pv_regs(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu,
+                   struct xu_vcpu_regs *out)
+{
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    p->domctl->u.vcpucontext.vcpu = vcpu;
+    set_xen_guest_handle(p->domctl->u.vcpucontext.ctxt, (vcpu_guest_context_t *)p->buf);
+    err = domctl(p, XEN_DOMCTL_getvcpucontext, t->domid);
+    if (err == ENODATA) {
+        /* a vCPU the guest never brought up */
+        memset(out, 0, sizeof(*out));
+        return 0;
+    }
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getvcpucontext", t->domid, err);
+    xu_x86_pv_regs(p->buf, p->width, out);
+    return 0;
+}
+
+static int hvm_regs(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu,
+                    struct xu_vcpu_regs *out)
+{
+    bool online = true;
+    int err, rc;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    p->domctl->u.hvmcontext_partial.type = HVM_SAVE_CODE(CPU);
+    p->domctl->u.hvmcontext_partial.instance = vcpu;
+#ifdef HAVE_STRUCT_XEN_DOMCTL_HVMCONTEXT_PARTIAL_BUFSZ
+    p->domctl->u.hvmcontext_partial.bufsz = p->buf_size;
+#endif
+    set_xen_guest_handle(p->domctl->u.hvmcontext_partial.buffer, (uint8_t *)p->buf);
+    err = domctl(p, XEN_DOMCTL_gethvmcontext_partial, t->domid);
+    /*
+     * Xen saves no CPU record for a vCPU that is down: newer hypervisors
+     * say ENODATA, older ones ENOENT.  Only then is the extra hypercall
+     * made, so the common case stays one domctl per vCPU.
+     */
+    if (err == ENODATA || err == ENOENT) {
+        rc = vcpu_online(t, p, vcpu, &online);
+        if (rc)
+            return rc;
+        if (!online) {
+            memset(out, 0, sizeof(*out));
+            return 0;
+        }
+    }
+    if (err)
+        return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_gethvmcontext_partial", t->domid, err);
+    xu_x86_hvm_regs(p->buf, out);
+    return 0;
+}
+
+static int xencall_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    struct xencall_priv *p = t->priv;
+
+    if (p->type == XU_GUEST_PV)
+        return pv_regs(t, p, vcpu, out);
+    return hvm_regs(t, p, vcpu, out);
+}
+
+static const void *xencall_map_frame(struct xu_target *t, uint64_t frame)
+{
+    struct xencall_priv *p = t->priv;
+    xen_pfn_t pfn = (xen_pfn_t)frame;
+    void *addr;
+    int err = 0;
+
+    if ((uint64_t)pfn != frame) {
+        errno = EINVAL;
+        return NULL;
+    }
+    addr = xenforeignmemory_map(p->fmem, t->domid, PROT_READ, 1, &pfn, &err);
+    if (!addr)
+        return NULL;
+    if (err) {
+        /* The kernel reports per-frame errors negated; accept either sign. */
+        xenforeignmemory_unmap(p->fmem, addr, 1);
+        errno = err < 0 ? -err : err;
+        return NULL;
+    }
+    if (xu_xen_maps_add(&p->maps, addr) < 0) {
+        xenforeignmemory_unmap(p->fmem, addr, 1);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return addr;
+}
+
+static void xencall_unmap_frame(struct xu_target *t, const void *addr)
+{
+    struct xencall_priv *p = t->priv;
+
+    if (addr && xu_xen_maps_remove(&p->maps, addr) == 0)
+        xenforeignmemory_unmap(p->fmem, (void *)(uintptr_t)addr, 1);
+}
+
+const struct xu_target_ops xu_target_xencall_ops = {
+    .name = "xencall",
+    .open = xencall_open_target,
+    .close = xencall_close_target,
+    .info = xencall_info,
+    .pause = xencall_pause,
+    .unpause = xencall_unpause,
+    .vcpu_regs = xencall_vcpu_regs,
+    .map_frame = xencall_map_frame,
+    .unmap_frame = xencall_unmap_frame,
+};

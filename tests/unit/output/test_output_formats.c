@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_output_formats.c - the pprof and speedscope writers without their
+ * tools: pprof is gunzipped and walked with a small protobuf reader here
+ * (tests/tools/pprof_go.sh has `go tool pprof` read it too); speedscope's
+ * JSON is compared exactly (tests/tools/speedscope_schema.sh validates it
+ * against the schema).
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "mkelf.h"
+#include "output/xu_output.h"
+#include "profile/xu_profile.h"
+
+static const char *const names[] = { "main", "work", "leaf", "we\"ird\\name" };
+static const struct xu_frame_names frame_names = { names, 4 };
+
+static char *write_format(const struct xu_output_ops *ops, const struct xu_output_ctx *ctx,
+                          size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+
+    assert_non_null(f);
+    assert_int_equal(ops->write(f, ctx), 0);
+    fclose(f);
+    return text;
+}
+
+static void test_speedscope_exact(void **state)
+{
+    static const uint64_t s1[] = { 2, 1, 0 }, s2[] = { 3, 0 };
+    static const char expected[] =
+        "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
+        "\"exporter\":\"xen-uniprof " PACKAGE_VERSION "\",\"name\":\"xen-uniprof profile\","
+        "\"activeProfileIndex\":0,\n"
+        "\"shared\":{\"frames\":[\n"
+        "{\"name\":\"[incomplete]\"},\n"
+        "{\"name\":\"leaf\"},\n"
+        "{\"name\":\"work\"},\n"
+        "{\"name\":\"main\"},\n"
+        "{\"name\":\"we\\\"ird\\\\name\"}]},\n"
+        "\"profiles\":[\n"
+        "{\"type\":\"sampled\",\"name\":\"vCPU 0\",\"unit\":\"none\",\"startValue\":0,"
+        "\"endValue\":5,\"samples\":[\n"
+        "[3,2,1]],\n"
+        "\"weights\":[5]},\n"
+        "{\"type\":\"sampled\",\"name\":\"vCPU 2\",\"unit\":\"none\",\"startValue\":0,"
+        "\"endValue\":2,\"samples\":[\n"
+        "[0,3,4]],\n"
+        "\"weights\":[2]}]}\n";
+    struct xu_profile *p = xu_profile_new(0);
+    struct xu_output_options o = { .per_vcpu = true };
+    struct xu_output_ctx ctx = { .profile = p, .names = &frame_names, .opts = &o };
+    size_t len;
+    char *text;
+
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 0, s1, 3, XU_WALK_COMPLETE, 5), 0);
+    assert_int_equal(xu_profile_add(p, 2, s2, 2, XU_WALK_UNMAPPED, 2), 0);
+    text = write_format(&xu_output_speedscope, &ctx, &len);
+    assert_string_equal(text, expected);
+    free(text);
+    xu_profile_free(p);
+}
+
+#ifdef HAVE_ZLIB
+
+/* ------------------------------------------------ a little protobuf reader */
+
+struct msg {
+    const uint8_t *p, *end;
+};
+
+static uint64_t varint(struct msg *m)
+{
+    uint64_t v = 0;
+    unsigned int shift = 0;
+
+    for (;;) {
+        uint8_t c;
+
+        assert_true(m->p < m->end && shift < 64);
+        c = *m->p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        shift += 7;
+        if (!(c & 0x80))
+            return v;
+    }
+}
+
+/* Next field: its number, and either *v (varint) or *sub (length-delimited). */
+static unsigned int next_field(struct msg *m, uint64_t *v, struct msg *sub)
+{
+    uint64_t key = varint(m), len;
+
+    switch (key & 7) {
+    case 0:
+        *v = varint(m);
+        sub->p = sub->end = NULL;
+        break;
+    case 2:
+        len = varint(m);
+        assert_true(len <= (uint64_t)(m->end - m->p));
+        sub->p = m->p;
+        sub->end = m->p + len;
+        m->p += len;
+        break;
+    default:
+        fail_msg("wire type %u", (unsigned int)(key & 7));
+    }
+    return (unsigned int)(key >> 3);
+}
+
+static uint8_t *gunzip(const char *gz, size_t gzlen, size_t *outlen)
+{
+    size_t cap = 1 << 20;
+    uint8_t *out = malloc(cap);
+    z_stream z;
+
+    assert_non_null(out);
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+    z.next_in = (Bytef *)gz;
+    z.avail_in = (uInt)gzlen;
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+    *outlen = z.total_out;
+    inflateEnd(&z);
+    return out;
+}
+
+struct decoded {
+    char *strings[64];
+    size_t nr_strings;
+    uint64_t sample_locs[8][8], sample_value[8], sample_nlocs[8];
+    size_t nr_samples;
+    uint64_t loc_addr[16], loc_func[16], loc_mapping[16];
+    size_t nr_locs;
+    uint64_t func_name[16];
+    size_t nr_funcs;
+    uint64_t map_start, map_limit, map_file, map_build_id, map_has_functions;
+    size_t nr_mappings;
+    uint64_t sample_type, sample_unit, period, duration, label_key, label_str;
+};
+
+static void decode(const uint8_t *buf, size_t len, struct decoded *d)
+{
+    struct msg m = { buf, buf + len }, sub, s2, s3;
+    uint64_t v, id;
+    unsigned int f;
+
+    memset(d, 0, sizeof(*d));
+    while (m.p < m.end) {
+        switch (next_field(&m, &v, &sub)) {
+        case 1:         /* sample_type */
+            while (sub.p < sub.end) {
+                f = next_field(&sub, &v, &s2);
+                if (f == 1)
+                    d->sample_type = v;
+                else if (f == 2)
+                    d->sample_unit = v;
+            }
+            break;
+        case 2: {       /* sample */
+            size_t i = d->nr_samples++;
+
+            assert_true(i < 8);
+            while (sub.p < sub.end) {
+                f = next_field(&sub, &v, &s2);
+                if (f == 1) {
+                    while (s2.p < s2.end)
+                        d->sample_locs[i][d->sample_nlocs[i]++] = varint(&s2);
+                } else if (f == 2) {
+                    d->sample_value[i] = varint(&s2);
+                } else if (f == 3) {
+                    while (s2.p < s2.end) {
+                        unsigned int g = next_field(&s2, &v, &s3);
+
+                        if (g == 1)
+                            d->label_key = v;
+                        else if (g == 2)
+                            d->label_str = v;
+                    }
+                }
+            }
+            break;
+        }
+        case 3:         /* mapping */
+            d->nr_mappings++;
+            while (sub.p < sub.end) {
+                f = next_field(&sub, &v, &s2);
+                if (f == 2) d->map_start = v;
+                if (f == 3) d->map_limit = v;
+                if (f == 5) d->map_file = v;
+                if (f == 6) d->map_build_id = v;
+                if (f == 7) d->map_has_functions = v;
+            }
+            break;
+        case 4:         /* location */
+            id = 0;
+            {
+                uint64_t addr = 0, func = 0, mapping = 0;
+
+                while (sub.p < sub.end) {
+                    f = next_field(&sub, &v, &s2);
+                    if (f == 1) id = v;
+                    if (f == 2) mapping = v;
+                    if (f == 3) addr = v;
+                    if (f == 4) {
+                        while (s2.p < s2.end)
+                            if (next_field(&s2, &v, &s3) == 1)
+                                func = v;
+                    }
+                }
+                assert_true(id >= 1 && id <= 16);
+                d->loc_addr[id - 1] = addr;
+                d->loc_func[id - 1] = func;
+                d->loc_mapping[id - 1] = mapping;
+                d->nr_locs++;
+            }
+            break;
+        case 5:         /* function */
+            id = 0;
+            {
+                uint64_t name = 0;
+
+                while (sub.p < sub.end) {
+                    f = next_field(&sub, &v, &s2);
+                    if (f == 1) id = v;
+                    if (f == 2) name = v;
+                }
+                assert_true(id >= 1 && id <= 16);
+                d->func_name[id - 1] = name;
+                d->nr_funcs++;
+            }
+            break;
+        case 6:         /* string_table */
+            assert_true(d->nr_strings < 64);
+            d->strings[d->nr_strings++] = strndup((const char *)sub.p, (size_t)(sub.end - sub.p));
+            break;
+        case 10:
+            d->duration = v;
+            break;
+        case 12:
+            d->period = v;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static const char *str(const struct decoded *d, uint64_t i)
+{
+    assert_true(i < d->nr_strings);
+    return d->strings[i];
+}
+
+/* A live-run profile with the guest ELF: addresses, functions, a mapping
+ * with the build-id, the period and duration, and [incomplete]. */
+static void test_pprof_decoded(void **state)
+{
+    static const struct mkelf_sym syms[] = {
+        { "main", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "work", 0x1040, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    static const uint64_t s1[] = { 0x1044, 0x1010 }, s2[] = { 0x1050 };
+    char path[] = "/tmp/test_output_formats.XXXXXX";
+    struct xu_output_meta meta = { .domid = 3, .backend = "sim", .elf_path = path,
+                                   .frequency_hz = 100, .duration_s = 2.5 };
+    struct xu_output_options o = { 0 };
+    struct xu_output_ctx ctx = { .meta = &meta, .opts = &o };
+    struct xu_profile *p = xu_profile_new(0);
+    struct xu_symtab *st = NULL;
+    struct xu_symbolizer *sz;
+    struct decoded d;
+    uint64_t *addrs;
+    uint8_t *raw;
+    char *gz, hex[41];
+    size_t gzlen, rawlen, i;
+    long n;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mkelf_write(path, 0x1000, 0x100, syms, 2, MKELF_BUILD_ID), 0);
+    assert_int_equal(xu_symtab_open(path, NULL, &st), 0);
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 1, s1, 2, XU_WALK_COMPLETE, 7), 0);
+    assert_int_equal(xu_profile_add(p, 1, s2, 1, XU_WALK_BAD_FRAME, 2), 0);
+    n = xu_profile_unique_addrs(p, &addrs);
+    assert_true(n == 3);
+    sz = xu_symbolizer_new(st, addrs, (size_t)n);
+    assert_non_null(sz);
+    ctx.profile = p;
+    ctx.syms = sz;
+    ctx.symtab = st;
+
+    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    assert_true(gzlen > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
+    raw = gunzip(gz, gzlen, &rawlen);
+    decode(raw, rawlen, &d);
+
+    assert_string_equal(str(&d, 0), "");
+    assert_string_equal(str(&d, d.sample_type), "samples");
+    assert_string_equal(str(&d, d.sample_unit), "count");
+    assert_int_equal(d.period, 10000000);               /* 1e9 / 100 Hz */
+    assert_int_equal(d.duration, 2500000000ULL);
+    assert_int_equal(d.nr_samples, 2);
+    assert_int_equal(d.sample_value[0], 7);
+    assert_int_equal(d.sample_nlocs[0], 2);
+    assert_int_equal(d.sample_value[1], 2);
+    assert_int_equal(d.sample_nlocs[1], 2);             /* work, then [incomplete] */
+    assert_string_equal(str(&d, d.label_key), "vcpu");
+    assert_string_equal(str(&d, d.label_str), "1");
+    /* Leaf first: work at 0x1044, main at 0x1010. */
+    assert_int_equal(d.loc_addr[d.sample_locs[0][0] - 1], 0x1044);
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][0] - 1] - 1]), "work");
+    assert_int_equal(d.loc_addr[d.sample_locs[0][1] - 1], 0x1010);
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][1] - 1] - 1]), "main");
+    assert_int_equal(d.loc_mapping[d.sample_locs[0][0] - 1], 1);
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[1][1] - 1] - 1]),
+                        "[incomplete]");
+    assert_int_equal(d.loc_mapping[d.sample_locs[1][1] - 1], 0);
+    assert_int_equal(d.nr_locs, 4);
+    assert_int_equal(d.nr_funcs, 3);
+    /* One mapping: the ELF, its build-id in hex, covering the addresses. */
+    assert_int_equal(d.nr_mappings, 1);
+    assert_string_equal(str(&d, d.map_file), path);
+    for (i = 0; i < MKELF_BUILD_ID_LEN; i++)
+        snprintf(hex + 2 * i, 3, "%02x", mkelf_build_id[i]);
+    assert_string_equal(str(&d, d.map_build_id), hex);
+    assert_true(d.map_start <= 0x1010 && d.map_limit > 0x1050);
+    assert_int_equal(d.map_has_functions, 1);
+
+    for (i = 0; i < d.nr_strings; i++)
+        free(d.strings[i]);
+    free(raw);
+    free(gz);
+    free(addrs);
+    xu_symbolizer_free(sz);
+    xu_symtab_free(st);
+    xu_profile_free(p);
+    unlink(path);
+}
+
+#endif /* HAVE_ZLIB */
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_speedscope_exact),
+#ifdef HAVE_ZLIB
+        cmocka_unit_test(test_pprof_decoded),
+#endif
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

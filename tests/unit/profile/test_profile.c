@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* test_profile.c - interning stacks: counts, keys, the cap, unique addresses. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "profile/xu_profile.h"
+
+static const uint64_t a[] = { 0x1010, 0x2020, 0x3030 };
+static const uint64_t b[] = { 0x1010, 0x2020, 0x4040 };
+
+static void test_same_stack_counted_once(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    struct xu_profile_totals t;
+    const struct xu_stack *s;
+
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 2), 0);
+    assert_int_equal(xu_profile_add(p, 0, b, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_nr_stacks(p), 2);
+    s = xu_profile_stack(p, 0);
+    assert_int_equal(s->count, 3);
+    assert_int_equal(s->depth, 3);
+    assert_memory_equal(s->pcs, a, sizeof(a));
+    assert_null(xu_profile_stack(p, 2));
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(t.samples, 4);
+    assert_int_equal(t.stacks, 2);
+    assert_int_equal(t.by_end[XU_WALK_COMPLETE], 4);
+    xu_profile_free(p);
+}
+
+static void test_key_includes_vcpu_end_and_depth(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    struct xu_profile_totals t;
+
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 1, a, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_DEPTH, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, a, 2, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_nr_stacks(p), 4);
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(t.max_vcpu, 1);
+    assert_int_equal(t.by_end[XU_WALK_DEPTH], 1);
+    xu_profile_free(p);
+}
+
+static void test_cap_counts_dropped(void **state)
+{
+    struct xu_profile *p = xu_profile_new(2);
+    struct xu_profile_totals t;
+    uint64_t pc;
+
+    for (pc = 1; pc <= 10; pc++)
+        assert_int_equal(xu_profile_add(p, 0, &pc, 1, XU_WALK_COMPLETE, 1), 0);
+    /* known stacks still count when full */
+    pc = 1;
+    assert_int_equal(xu_profile_add(p, 0, &pc, 1, XU_WALK_COMPLETE, 5), 0);
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(xu_profile_nr_stacks(p), 2);
+    assert_int_equal(t.samples, 15);
+    assert_int_equal(t.dropped, 8);
+    assert_int_equal(xu_profile_stack(p, 0)->count, 6);
+    xu_profile_free(p);
+}
+
+static void test_many_stacks_all_findable(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    uint64_t pcs[4], i;
+
+    for (i = 0; i < 100000; i++) {
+        pcs[0] = i;
+        pcs[1] = i * 31;
+        pcs[2] = 7;
+        pcs[3] = i ^ 0x5555;
+        assert_int_equal(xu_profile_add(p, (uint32_t)(i % 3), pcs, 4, XU_WALK_COMPLETE, 1), 0);
+    }
+    for (i = 0; i < 100000; i++) {
+        pcs[0] = i;
+        pcs[1] = i * 31;
+        pcs[2] = 7;
+        pcs[3] = i ^ 0x5555;
+        assert_int_equal(xu_profile_add(p, (uint32_t)(i % 3), pcs, 4, XU_WALK_COMPLETE, 1), 0);
+    }
+    assert_int_equal(xu_profile_nr_stacks(p), 100000);
+    for (i = 0; i < 100000; i += 997)
+        assert_int_equal(xu_profile_stack(p, i)->count, 2);
+    /* early stacks' PCs survived all the growth */
+    assert_int_equal(xu_profile_stack(p, 0)->pcs[3], 0x5555);
+    xu_profile_free(p);
+}
+
+static void test_unique_addrs_adjusts_return_addresses(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    uint64_t *addrs;
+    long n;
+
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, b, 3, XU_WALK_COMPLETE, 1), 0);
+    n = xu_profile_unique_addrs(p, &addrs);
+    /* 0x1010 as an IP; 0x201f, 0x302f, 0x403f as return addresses - 1 */
+    assert_int_equal(n, 4);
+    assert_int_equal(addrs[0], 0x1010);
+    assert_int_equal(addrs[1], 0x201f);
+    assert_int_equal(addrs[2], 0x302f);
+    assert_int_equal(addrs[3], 0x403f);
+    free(addrs);
+    xu_profile_free(p);
+}
+
+static void test_rejects_bad_input(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+
+    assert_int_equal(xu_profile_add(p, 0, a, 0, XU_WALK_COMPLETE, 1), -EINVAL);
+    assert_int_equal(xu_profile_add(p, 0, a, XU_MAX_DEPTH_LIMIT + 1, XU_WALK_COMPLETE, 1), -EINVAL);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK__COUNT, 1), -EINVAL);
+    assert_int_equal(xu_profile_nr_stacks(p), 0);
+    xu_profile_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_stack_counted_once),
+        cmocka_unit_test(test_key_includes_vcpu_end_and_depth),
+        cmocka_unit_test(test_cap_counts_dropped),
+        cmocka_unit_test(test_many_stacks_all_findable),
+        cmocka_unit_test(test_unique_addrs_adjusts_return_addresses),
+        cmocka_unit_test(test_rejects_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
