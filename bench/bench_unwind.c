@@ -138,8 +138,8 @@ static int make_nofp_stack(struct sim_guest *g, const uint64_t *pcs, unsigned in
     memset(regs, 0, sizeof(*regs));
     regs->online = true;
     regs->kernel_mode = true;
-    regs->paging = XU_PAGING_LONG4;
-    regs->pt_root = g->root;
+    regs->mmu.paging = XU_PAGING_LONG4;
+    regs->mmu.root = g->root;
     regs->ip = pcs[0];
     regs->sp = sp;
     regs->fp = 0x1234;      /* rbp is an ordinary register here */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * mem.c - guest-virtual reads: the x86-64 page walk over bounded caches.
+ * mem.c - guest-virtual reads: the guest architecture's page walk over bounded caches.
  *
  * Mapped frames: a chained hash (frame -> entry) over a fixed pool of
  * max_frames entries, with an LRU list for eviction.  Mapping a frame is a
  * system call and a hypercall, so this cache is what makes a sample cheap;
  * it persists across samples.  Page-table frames and stack frames share it.
  *
- * Translations: a direct-mapped TLB keyed by (page-table root, virtual
+ * Translations: a direct-mapped TLB keyed by (address space, virtual
  * page), invalidated in O(1) by bumping an epoch at the start of every
  * sample, because the guest may remap memory while it runs.  Within one
  * sample (the guest is paused) translations cannot change.
@@ -30,14 +30,6 @@
 #define DEFAULT_MAX_FRAMES 1024
 #define DEFAULT_TLB_ENTRIES 256
 #define NIL UINT32_MAX
-
-#define PTE_P        (1ULL << 0)
-#define PTE_PS       (1ULL << 7)
-#define PTE_ADDR     0x000ffffffffff000ULL
-/* With PS=1 the low address bits of a large-page entry (bit 12 is PAT)
- * must be zero up to the page size: 2M pages bits 20:13, 1G pages 29:13. */
-#define PTE_RSVD_2M  0x00000000001fe000ULL
-#define PTE_RSVD_1G  0x000000003fffe000ULL
 
 struct frame_ent {
     uint64_t frame;
@@ -67,25 +59,12 @@ struct xu_mem {
     /* the page of the last read, valid while hot_epoch == epoch */
     uint64_t hot_vpage, hot_epoch;
     const uint8_t *hot_ptr;
-    /* current address space */
+    /* current address space: the vCPU's MMU state and its cache key */
+    const struct xu_arch_ops *arch;
+    struct xu_mmu mmu;
     uint64_t root;
-    enum xu_paging_mode paging;
     struct xu_mem_stats st;
 };
-
-const char *xu_mem_fault_name(enum xu_mem_fault f)
-{
-    switch (f) {
-    case XU_MEM_OK:            return "ok";
-    case XU_MEM_NOT_PRESENT:   return "not present";
-    case XU_MEM_RESERVED:      return "reserved bits set";
-    case XU_MEM_BAD_FRAME:     return "bad frame";
-    case XU_MEM_MAP_FAILED:    return "frame could not be mapped";
-    case XU_MEM_UNSUPPORTED:   return "unsupported paging mode";
-    case XU_MEM_NON_CANONICAL: return "non-canonical address";
-    }
-    return "unknown";
-}
 
 static uint32_t pow2_at_least(uint32_t n)
 {
@@ -119,7 +98,7 @@ struct xu_mem *xu_mem_new(struct xu_target *t, const struct xu_mem_config *cfg)
     m->tlb_mask = tlb - 1;
     m->lru_head = m->lru_tail = m->last = NIL;
     m->epoch = 1;   /* zeroed TLB entries (epoch 0) are never valid */
-    m->paging = XU_PAGING_NONE;
+    m->arch = t->arch;
     return m;
 }
 
@@ -145,8 +124,8 @@ void xu_mem_begin(struct xu_mem *m)
 
 void xu_mem_set_context(struct xu_mem *m, const struct xu_vcpu_regs *regs)
 {
-    m->root = regs->pt_root & PTE_ADDR;
-    m->paging = regs->paging;
+    m->mmu = regs->mmu;
+    m->root = m->arch->space_key(&regs->mmu);
     m->hot_epoch = 0;
 }
 
@@ -246,60 +225,15 @@ static const uint8_t *get_frame(struct xu_mem *m, uint64_t frame)
     return p;
 }
 
-static int canonical(uint64_t va, enum xu_paging_mode mode)
+/* Page-table entries are read through the frame cache, like the stack. */
+static enum xu_mem_fault read_pte(void *ctx, uint64_t addr, uint64_t *pte)
 {
-    int bits = mode == XU_PAGING_LONG5 ? 57 : 48;
-    int64_t s = (int64_t)(va << (64 - bits)) >> (64 - bits);
+    struct xu_mem *m = ctx;
+    const uint8_t *tp = get_frame(m, addr >> XU_PAGE_SHIFT);
 
-    return (uint64_t)s == va;
-}
-
-/* The page walk proper: at most five levels, each entry checked. */
-static enum xu_mem_fault walk(struct xu_mem *m, uint64_t va, uint64_t *frame)
-{
-    int levels, l;
-    uint64_t table = m->root;
-
-    switch (m->paging) {
-    case XU_PAGING_NONE:
-        *frame = va >> XU_PAGE_SHIFT;
-        return XU_MEM_OK;
-    case XU_PAGING_LONG4:
-        levels = 4;
-        break;
-    case XU_PAGING_LONG5:
-        levels = 5;
-        break;
-    default:
-        return XU_MEM_UNSUPPORTED;
-    }
-    if (!canonical(va, m->paging))
-        return XU_MEM_NON_CANONICAL;
-
-    for (l = levels; l >= 1; l--) {
-        unsigned int idx = (unsigned int)((va >> (XU_PAGE_SHIFT + 9 * (l - 1))) & 511);
-        const uint8_t *tp = get_frame(m, table >> XU_PAGE_SHIFT);
-        uint64_t e;
-
-        if (!tp)
-            return XU_MEM_MAP_FAILED;
-        memcpy(&e, tp + idx * 8, sizeof(e));
-        if (!(e & PTE_P))
-            return XU_MEM_NOT_PRESENT;
-        if (l >= 4 && (e & PTE_PS))
-            return XU_MEM_RESERVED;     /* no pages larger than 1G */
-        if ((l == 3 || l == 2) && (e & PTE_PS)) {
-            uint64_t span = 1ULL << (XU_PAGE_SHIFT + 9 * (l - 1));
-            uint64_t rsvd = l == 3 ? PTE_RSVD_1G : PTE_RSVD_2M;
-
-            if (e & rsvd)
-                return XU_MEM_RESERVED;
-            *frame = ((e & PTE_ADDR & ~(span - 1)) | (va & (span - 1))) >> XU_PAGE_SHIFT;
-            return XU_MEM_OK;
-        }
-        table = e & PTE_ADDR;
-    }
-    *frame = table >> XU_PAGE_SHIFT;
+    if (!tp)
+        return XU_MEM_MAP_FAILED;
+    memcpy(pte, tp + (addr & (XU_PAGE_SIZE - 1) & ~7ULL), sizeof(*pte));
     return XU_MEM_OK;
 }
 
@@ -316,7 +250,7 @@ enum xu_mem_fault xu_mem_translate(struct xu_mem *m, uint64_t va, uint64_t *fram
     }
     m->st.tlb_misses++;
     m->st.walks++;
-    f = walk(m, va, frame);
+    f = m->arch->translate(&m->mmu, va, read_pte, m, frame);
     if (f != XU_MEM_OK) {
         m->st.walk_faults++;
         return f;
@@ -393,6 +327,11 @@ int xu_mem_read_u64(struct xu_mem *m, uint64_t va, uint64_t *out)
         return -(int)f;
     memcpy(out, p + off, sizeof(*out));
     return 0;
+}
+
+const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m)
+{
+    return m->arch;
 }
 
 void xu_mem_get_stats(const struct xu_mem *m, struct xu_mem_stats *out)

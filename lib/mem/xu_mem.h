@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "arch/xu_arch.h"
 #include "target/xu_target.h"
 
 struct xu_mem;
@@ -37,18 +38,6 @@ struct xu_mem_stats {
     unsigned int frames_mapped;     /* now */
 };
 
-/* Outcome of a translation, also returned (negated) by the read calls. */
-enum xu_mem_fault {
-    XU_MEM_OK = 0,
-    XU_MEM_NOT_PRESENT,     /* an entry on the way had P=0 */
-    XU_MEM_RESERVED,        /* an entry had reserved bits set */
-    XU_MEM_BAD_FRAME,       /* a frame number beyond the address width */
-    XU_MEM_MAP_FAILED,      /* the backend could not map a frame */
-    XU_MEM_UNSUPPORTED,     /* paging mode we do not walk (32-bit, PAE) */
-    XU_MEM_NON_CANONICAL,   /* virtual address not canonical */
-};
-
-const char *xu_mem_fault_name(enum xu_mem_fault f);
 
 /* NULL with errno on allocation failure.  cfg may be NULL for defaults. */
 struct xu_mem *xu_mem_new(struct xu_target *t, const struct xu_mem_config *cfg);
@@ -75,6 +64,9 @@ int xu_mem_read(struct xu_mem *m, uint64_t va, void *buf, size_t len);
 
 /* Read one little-endian 64-bit word; va must not need to be aligned. */
 int xu_mem_read_u64(struct xu_mem *m, uint64_t va, uint64_t *out);
+
+/* The architecture whose page tables and frames this reads. */
+const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m);
 
 void xu_mem_get_stats(const struct xu_mem *m, struct xu_mem_stats *out);
 

@@ -152,8 +152,9 @@ static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t 
             fg->origin[id] = ORIGIN_SPECIAL;
         else if (is_hex_name(name))
             fg->origin[id] = ORIGIN_UNRESOLVED;
-        /* The upper half of the x86-64 address space is the guest kernel's. */
-        else if (has_addr && addr >= 0xffff800000000000ULL)
+        /* The upper half of a 64-bit address space (x86-64's high canonical
+         * half, AArch64's TTBR1 range) is the guest kernel's. */
+        else if (has_addr && (addr >> 63) != 0)
             fg->origin[id] = ORIGIN_KERNEL;
         else
             fg->origin[id] = ORIGIN_APP;

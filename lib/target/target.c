@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* target.c - backend registry and the x86 facts every backend shares. */
+/* target.c - the backend registry, opening a target, and names for its enums. */
 #include "config.h"
 
 #include <errno.h>
@@ -102,20 +102,4 @@ const char *xu_paging_mode_name(enum xu_paging_mode mode)
     case XU_PAGING_LONG5:  return "long-5level";
     }
     return "unknown";
-}
-
-#define X86_CR0_PG   (1ULL << 31)
-#define X86_CR4_PAE  (1ULL << 5)
-#define X86_CR4_LA57 (1ULL << 12)
-#define X86_EFER_LMA (1ULL << 10)
-
-enum xu_paging_mode xu_x86_paging_mode(uint64_t cr0, uint64_t cr4, uint64_t efer)
-{
-    if (!(cr0 & X86_CR0_PG))
-        return XU_PAGING_NONE;
-    if (efer & X86_EFER_LMA)
-        return (cr4 & X86_CR4_LA57) ? XU_PAGING_LONG5 : XU_PAGING_LONG4;
-    if (cr4 & X86_CR4_PAE)
-        return XU_PAGING_PAE;
-    return XU_PAGING_32;
 }

@@ -46,9 +46,6 @@ enum xu_paging_mode {
 
 const char *xu_paging_mode_name(enum xu_paging_mode mode);
 
-/* Derive the paging mode from control registers (HVM/PVH vCPUs). */
-enum xu_paging_mode xu_x86_paging_mode(uint64_t cr0, uint64_t cr4, uint64_t efer);
-
 struct xu_domain_info {
     uint32_t domid;
     enum xu_guest_type type;
@@ -62,18 +59,29 @@ struct xu_domain_info {
     uint64_t handle[2];         /* the domain's UUID */
 };
 
+/*
+ * How a vCPU translates virtual addresses at the moment it was stopped.
+ * Only its architecture's page walk reads it (lib/arch/).
+ */
+struct xu_mmu {
+    enum xu_paging_mode paging;
+    /*
+     * Root of the page tables in effect, as a frame-space address: for x86
+     * PV a machine address (MFN << 12), for PVH/HVM a guest-physical one.
+     * It is what the page walk starts from, whichever space that is.
+     */
+    uint64_t root;
+    uint64_t root_hi;           /* a second root where the architecture has one */
+    uint64_t ctl;               /* translation control where the architecture has one */
+};
+
 struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */
     bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
-    enum xu_paging_mode paging;
-    uint64_t ip, sp, fp;        /* rip, rsp, rbp */
-    /*
-     * Root of the page tables in effect, as a frame-space address: for PV a
-     * machine address (MFN << 12), for PVH/HVM a guest-physical address.
-     * It is what the page walk starts from, whichever space that is.
-     */
-    uint64_t pt_root;
-    uint64_t cr0, cr4, efer;    /* raw, for diagnostics */
+    uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp */
+    uint64_t lr;                /* link register where calls leave the return address in one */
+    struct xu_mmu mmu;
+    uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
 };
 
 struct xu_target;
@@ -104,8 +112,13 @@ struct xu_target_ops {
     void (*unmap_frame)(struct xu_target *t, const void *addr);
 };
 
+struct xu_arch_ops;
+
 struct xu_target {
     const struct xu_target_ops *ops;
+    /* The guest's architecture (lib/arch/xu_arch.h), set by the backend's
+     * open(): Xen's backends give the host's, the simulated guest its own. */
+    const struct xu_arch_ops *arch;
     void *priv;
     struct xu_log *log;
     uint32_t domid;

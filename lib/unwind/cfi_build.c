@@ -33,8 +33,6 @@
 
 #define MAX_EXEC_SEGMENTS 64
 #define MAX_ROWS_PER_FDE  (1u << 16)
-#define DWARF_REG_RBP 6
-#define DWARF_REG_RSP 7
 
 enum fde_source { SRC_EH_FRAME = 0, SRC_DEBUG_FRAME = 1 };
 
@@ -52,6 +50,7 @@ struct range {
 
 struct build {
     struct xu_log *log;
+    const struct xu_arch_ops *arch;     /* from the ELF's machine: its DWARF registers */
     const unsigned char *ident;
     struct range exec[MAX_EXEC_SEGMENTS];
     unsigned int nexec;
@@ -308,7 +307,8 @@ static bool cfa_relative(const Dwarf_Op *ops, size_t nops, int64_t *off, bool *v
 }
 
 /* The rule of one libdw frame state; UNKNOWN where it needs more than we have. */
-static void compile_row(Dwarf_Frame *fr, int ra_reg, bool signal, struct xu_cfi_row *row)
+static void compile_row(const struct xu_arch_ops *a, Dwarf_Frame *fr, int ra_reg, bool signal,
+                        struct xu_cfi_row *row)
 {
     Dwarf_Op mem[3], *ops;
     size_t nops;
@@ -329,9 +329,9 @@ static void compile_row(Dwarf_Frame *fr, int ra_reg, bool signal, struct xu_cfi_
     } else {
         return;
     }
-    if ((reg != DWARF_REG_RSP && reg != DWARF_REG_RBP) || off < INT32_MIN || off > INT32_MAX)
+    if ((reg != a->dwarf_sp && reg != a->dwarf_fp) || off < INT32_MIN || off > INT32_MAX)
         return;
-    row->cfa_reg = reg == DWARF_REG_RBP ? XU_CFI_REG_FP : XU_CFI_REG_SP;
+    row->cfa_reg = reg == a->dwarf_fp ? XU_CFI_REG_FP : XU_CFI_REG_SP;
     row->cfa_off = (int32_t)off;
 
     /* return address: saved at CFA + N, or undefined in the outermost frame */
@@ -347,9 +347,9 @@ static void compile_row(Dwarf_Frame *fr, int ra_reg, bool signal, struct xu_cfi_
         return;
     }
 
-    /* caller's rbp: anything but same/saved leaves it unknown, the frame still unwinds */
+    /* caller's fp: anything but same/saved leaves it unknown, the frame still unwinds */
     row->fp = XU_CFI_FP_UNDEFINED;
-    if (dwarf_frame_register(fr, DWARF_REG_RBP, mem, &ops, &nops) == 0) {
+    if (dwarf_frame_register(fr, (int)a->dwarf_fp, mem, &ops, &nops) == 0) {
         if (nops == 0 && !ops) {
             row->fp = XU_CFI_FP_SAME;
         } else if (nops && cfa_relative(ops, nops, &off, &value) && !value) {
@@ -358,8 +358,8 @@ static void compile_row(Dwarf_Frame *fr, int ra_reg, bool signal, struct xu_cfi_
         }
     }
 
-    /* caller's rsp: the CFA by definition, unless an interrupt frame saved it */
-    if (dwarf_frame_register(fr, DWARF_REG_RSP, mem, &ops, &nops) != 0)
+    /* caller's sp: the CFA by definition, unless an interrupt frame saved it */
+    if (dwarf_frame_register(fr, (int)a->dwarf_sp, mem, &ops, &nops) != 0)
         return;
     if (nops) {
         if (!cfa_relative(ops, nops, &off, &value))
@@ -420,7 +420,7 @@ static int compile_fdes(struct build *b, Dwarf_CFI *cfi[2], const struct xu_cfi_
             }
             if (e > fend)
                 e = fend;
-            compile_row(fr, ra_reg, signal, &row);
+            compile_row(b->arch, fr, ra_reg, signal, &row);
             free(fr);
             rc = cfi_builder_add(cb, addr + bias, e + bias, &row);
             addr = e;
@@ -482,8 +482,10 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
     if (!gelf_getehdr(elf, &eh_hdr) || !(b.ident = (const unsigned char *)elf_getident(elf, NULL)))
         goto out;
     if (eh_hdr.e_ident[EI_CLASS] != ELFCLASS64 || eh_hdr.e_ident[EI_DATA] != ELFDATA2LSB ||
-        eh_hdr.e_machine != EM_X86_64 || (eh_hdr.e_type != ET_EXEC && eh_hdr.e_type != ET_DYN)) {
-        xu_error(log, "CFI: not an x86-64 executable or shared object");
+        !(b.arch = xu_arch_by_elf_machine(eh_hdr.e_machine)) ||
+        (eh_hdr.e_type != ET_EXEC && eh_hdr.e_type != ET_DYN)) {
+        xu_error(log, "CFI: not a 64-bit little-endian executable or shared object of a "
+                 "guest architecture this build knows");
         goto out;
     }
     if (elf_getphdrnum(elf, &phnum) < 0 || elf_getshdrstrndx(elf, &shstrndx) < 0)

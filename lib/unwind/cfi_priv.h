@@ -27,11 +27,11 @@
 
 #include "unwind/xu_cfi.h"
 
-#define CFI_F_CFA_FP    0x01u   /* CFA from rbp, else rsp */
+#define CFI_F_CFA_FP    0x01u   /* CFA from fp, else sp */
 #define CFI_F_RA_UNDEF  0x02u   /* outermost frame */
-#define CFI_F_FP_AT     0x04u   /* caller's rbp saved at CFA + fp_off */
-#define CFI_F_FP_UNDEF  0x08u   /* caller's rbp unknown */
-#define CFI_F_SP_AT     0x10u   /* caller's rsp loaded from CFA + sp_off */
+#define CFI_F_FP_AT     0x04u   /* caller's fp saved at CFA + fp_off */
+#define CFI_F_FP_UNDEF  0x08u   /* caller's fp unknown */
+#define CFI_F_SP_AT     0x10u   /* caller's sp loaded from CFA + sp_off */
 #define CFI_F_SIGNAL    0x20u   /* signal frame: the caller's pc is exact */
 
 #define CFI_RULE_NONE    0u

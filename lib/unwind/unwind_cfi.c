@@ -3,8 +3,8 @@
  * unwind_cfi.c - the stack walk driven by the compiled CFI table.
  *
  * Per frame: one binary search (cfi_find) and one to three stack reads
- * through the cached guest memory: the return address, the caller's rbp
- * when the frame saved it, the caller's rsp in an interrupt-style frame.
+ * through the cached guest memory: the return address, the caller's fp
+ * when the frame saved it, the caller's sp in an interrupt-style frame.
  * No allocation, and every loop is bounded by max_depth.
  *
  * The stack is hostile.  Each CFA must lie above the stack pointer and
@@ -27,6 +27,7 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
                  const struct xu_vcpu_regs *regs, uint64_t *pcs, unsigned int max_depth,
                  struct xu_unwind_result *out)
 {
+    const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp;
     bool fp_known = true, exact = true;
     unsigned int depth = 0, switches = 0;
@@ -38,7 +39,7 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
         return;
     }
     pcs[depth++] = pc;
-    if (regs->paging != XU_PAGING_LONG4 && regs->paging != XU_PAGING_LONG5) {
+    if (!a->stack_readable(regs)) {
         end = XU_WALK_NO_PAGING;
         goto out;
     }
@@ -52,27 +53,27 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
 
         if (r->kind != XU_CFI_RULE) {
             if (!fp_fallback) {
-                /* entry code clears rbp: the psABI's mark of the outermost frame */
+                /* entry code clears the fp: the psABI's mark of the outermost frame */
                 end = r->kind == XU_CFI_NONE && fp_known && fp == 0 ?
                       XU_WALK_COMPLETE : XU_WALK_BAD_FRAME;
                 break;
             }
-            /* one frame-pointer step: [fp] = caller's fp, [fp+8] = return address */
+            /* one frame-pointer step: the frame record at fp */
             if (fp_known && fp == 0) {
                 end = XU_WALK_COMPLETE;
                 break;
             }
             if (!fp_known || (fp & 7) || fp < sp || fp - sp > MAX_FRAME_BYTES ||
-                fp > UINT64_MAX - 16) {
+                fp > UINT64_MAX - a->record_size) {
                 end = XU_WALK_BAD_FRAME;
                 break;
             }
-            if (xu_mem_read_u64(m, fp, &next_fp) < 0 || xu_mem_read_u64(m, fp + 8, &ra) < 0) {
+            if (xu_unwind_frame_record(m, regs, fp, &next_fp, &ra) < 0) {
                 end = XU_WALK_UNMAPPED;
                 break;
             }
             next_fp_known = true;
-            next_sp = fp + 16;
+            next_sp = fp + a->record_size;
             exact = false;
         } else {
             if (r->flags & CFI_F_RA_UNDEF) {
@@ -94,6 +95,7 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
                 end = XU_WALK_UNMAPPED;
                 break;
             }
+            ra = a->code_address(regs, ra);
             if (r->flags & CFI_F_FP_AT)
                 next_fp_known = true;
             else if (r->flags & CFI_F_FP_UNDEF)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * unwind_fp.c - frame-pointer unwinding for x86-64.
+ * unwind_fp.c - frame-pointer unwinding.
  *
- * With frame pointers every frame starts with "push %rbp; mov %rsp,%rbp",
- * so [fp] holds the caller's fp and [fp+8] the return address.  The chain
- * ends at a zero fp (entry code clears %rbp) or a zero return address.
+ * With frame pointers every function keeps a frame record at fp: the
+ * caller's fp and the return address, at offsets the guest's architecture
+ * gives (x86-64: "push %rbp; mov %rsp,%rbp" makes [fp], [fp+8]; AArch64's
+ * records are {x29, x30}).  The chain ends at a zero fp (entry code clears
+ * it) or a zero return address.
  *
  * The stack is guest memory, hence hostile: each fp must be 8-aligned and
  * strictly above the previous one (stacks grow down, so callers' frames lie
@@ -18,11 +20,26 @@
 /* A single frame larger than this is taken as corruption, not a stack. */
 #define MAX_FRAME_BYTES (64ULL << 20)
 
+int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, uint64_t fp,
+                           uint64_t *next_fp, uint64_t *ret)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    uint64_t rec[2];
+
+    /* the saved fp and the return address in one read: one lookup */
+    if (xu_mem_read(m, fp, rec, sizeof(rec)) < 0)
+        return -1;
+    *next_fp = rec[a->record_fp_off / 8];
+    *ret = a->code_address(regs, rec[a->record_ra_off / 8]);
+    return 0;
+}
+
 void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
                   uint64_t *pcs, unsigned int max_depth,
                   struct xu_unwind_result *out)
 {
-    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, frame[2];
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret;
     unsigned int depth = 0;
     enum xu_walk_end end;
 
@@ -32,7 +49,7 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
         return;
     }
     pcs[depth++] = regs->ip;
-    if (regs->paging != XU_PAGING_LONG4 && regs->paging != XU_PAGING_LONG5) {
+    if (!a->stack_readable(regs)) {
         end = XU_WALK_NO_PAGING;
         goto out;
     }
@@ -42,7 +59,8 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             end = XU_WALK_COMPLETE;
             break;
         }
-        if ((fp & 7) || fp < lower || fp - lower > MAX_FRAME_BYTES || fp > UINT64_MAX - 16) {
+        if ((fp & 7) || fp < lower || fp - lower > MAX_FRAME_BYTES ||
+            fp > UINT64_MAX - a->record_size) {
             end = XU_WALK_BAD_FRAME;
             break;
         }
@@ -52,13 +70,10 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             end = XU_WALK_DEPTH;
             break;
         }
-        /* the saved fp and the return address in one read: one lookup */
-        if (xu_mem_read(m, fp, frame, sizeof(frame)) < 0) {
+        if (xu_unwind_frame_record(m, regs, fp, &next_fp, &ret) < 0) {
             end = XU_WALK_UNMAPPED;
             break;
         }
-        next_fp = frame[0];
-        ret = frame[1];
         if (ret == 0) {
             end = XU_WALK_COMPLETE;
             break;
@@ -72,7 +87,7 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             end = XU_WALK_BAD_FRAME;
             break;
         }
-        lower = fp + 16;
+        lower = fp + a->record_size;
         fp = next_fp;
     }
 out:

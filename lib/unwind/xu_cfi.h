@@ -6,12 +6,12 @@
  * Only built with libdw (config.h defines HAVE_LIBDW); callers guard their
  * use with #ifdef HAVE_LIBDW.
  *
- * Building: xu_cfi_open() reads .eh_frame and .debug_frame of an x86-64 ELF
+ * Building: xu_cfi_open() reads .eh_frame and .debug_frame of an ELF of a guest architecture
  * with libdw, walks every FDE row by row and keeps, per address range, the
  * little an unwinder that only knows ip, sp and fp can use:
  *   - the CFA: sp or fp plus an offset (anything else is "unknown");
  *   - the return address: at CFA + offset, or undefined (outermost frame);
- *   - the caller's rbp: same value, at CFA + offset, or undefined;
+ *   - the caller's fp (x86-64 rbp): same value, at CFA + offset, or undefined;
  *   - the caller's sp: CFA + offset, or loaded from CFA + offset (the saved
  *     stack pointer of an interrupt-style frame);
  *   - whether the CIE marks it a signal frame (augmentation 'S').
@@ -27,8 +27,8 @@
  *     registers and looks up ip; later frames look up pc - 1 (a return
  *     address follows its call), except after a signal frame, whose caller's
  *     pc is exact.  The walk ends COMPLETE on an undefined return address, a
- *     zero return address, or an address without CFI while the tracked rbp
- *     is 0 (entry code clears rbp: the psABI's end-of-chain mark); BAD_FRAME
+ *     zero return address, or an address without CFI while the tracked fp
+ *     is 0 (entry code clears it: the psABI's end-of-chain mark); BAD_FRAME
  *     on any other address without usable CFI or when the stack pointer
  *     stops rising (a signal frame may switch stacks, a few times per walk);
  *     UNMAPPED when a read faults; DEPTH at max_depth.
@@ -88,7 +88,7 @@ struct xu_cfi_row {
     enum xu_cfi_ra ra;
     int32_t ra_off;                 /* return address at CFA + ra_off */
     enum xu_cfi_fp fp;
-    int32_t fp_off;                 /* caller's rbp at CFA + fp_off */
+    int32_t fp_off;                 /* caller's fp at CFA + fp_off */
     enum xu_cfi_sp sp;
     int32_t sp_off;                 /* caller's sp = CFA + sp_off, or at it */
     bool signal;                    /* signal/interrupt frame: caller's pc is exact */
@@ -108,7 +108,7 @@ struct xu_cfi_stats {
 
 /*
  * Compile the CFI of the ELF at path (cfg may be NULL).
- * Errors: -ENOENT/-EACCES, -ENOEXEC (not an x86-64 ET_EXEC/ET_DYN ELF),
+ * Errors: -ENOENT/-EACCES, -ENOEXEC (not an ET_EXEC/ET_DYN ELF of a known guest architecture),
  * -ENODATA (no usable CFI), -E2BIG (code spans 4 GiB or more), -ENOMEM.
  * A truncated table is a success; the logger warns and stats say so.
  */

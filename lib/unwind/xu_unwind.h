@@ -34,7 +34,15 @@ struct xu_unwinder_ops {
                  struct xu_unwind_result *out);
 };
 
-/* The frame-pointer unwinder (x86-64: [fp] = caller's fp, [fp+8] = return). */
+/*
+ * The frame record at fp, laid out as the guest's architecture says: the
+ * caller's fp and the return address (as a code address).  0, or -1 when
+ * the read faulted.
+ */
+int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, uint64_t fp,
+                           uint64_t *next_fp, uint64_t *ret);
+
+/* The frame-pointer unwinder: frame records from fp upwards. */
 extern const struct xu_unwinder_ops xu_unwind_fp_ops;
 
 void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,

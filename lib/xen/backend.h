@@ -40,7 +40,7 @@ enum xu_guest_type xu_xen_guest_type(const struct xen_domctl_getdomaininfo *di);
 /*
  * Fill out from a getdomaininfo answer.  pv_width is the guest width in
  * bytes of a PV domain (XEN_DOMCTL_get_address_size / 8); HVM and PVH
- * domains report 8, their vCPUs' modes are per vCPU (xu_vcpu_regs.paging).
+ * domains report 8, their vCPUs' modes are per vCPU (xu_vcpu_regs.mmu.paging).
  * Returns -EAGAIN for a domain that has no vCPU yet (still being built).
  */
 int xu_xen_domain_info(const struct xen_domctl_getdomaininfo *di, unsigned int pv_width,

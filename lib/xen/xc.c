@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * target_xc.c - the target backend on libxc (libxenctrl), the API that
+ * xc.c - the target backend on libxc (libxenctrl), the API that
  * uniprof used and that every Xen since 4.8 still ships.
  *
  * libxc's API changes between releases; configure finds what this one has:
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "arch/x86_64/context.h"
+#include "arch/xu_arch.h"
 #include "backend.h"
 #include "maps.h"
 
@@ -36,11 +36,12 @@
 struct xc_priv {
     struct xu_xtl_logger logger;
     xc_interface *xch;
-    vcpu_guest_context_any_t ctx;
-    struct hvm_hw_cpu cpu;
+    void *ctx;                  /* the architecture's vcpu_guest_context */
+    void *rec;                  /* one HVM save record */
     struct xu_xen_maps maps;
     enum xu_guest_type type;
     unsigned int width;         /* PV guest width in bytes */
+    struct xu_domain_info regs_info;    /* type and width, as vCPU reads need them */
     unsigned int pauses;        /* our pauses not yet undone */
 };
 
@@ -126,17 +127,24 @@ static int xcb_open(struct xu_target *t, uint32_t domid)
         rc = xu_xen_open_failed(t->log, "xc_interface_open", errno);
         goto out;
     }
+    /* libxc needs no hypercall-safe memory here: it bounces through its own */
+    p->ctx = calloc(1, xu_arch_xen_native.vcpu_context_size);
+    p->rec = calloc(1, xu_arch_xen_native.hvm_record_size);
+    if (!p->ctx || !p->rec) {
+        rc = -ENOMEM;
+        goto out;
+    }
     rc = get_domaininfo(t, p, &di);
     if (rc)
         goto out;
     p->type = xu_xen_guest_type(&di);
-    p->width = XU_X86_WIDTH_64;
+    p->width = 8u;
     if (p->type == XU_GUEST_PV) {
         if (xc_domain_get_guest_width(p->xch, t->domid, &width) < 0) {
             rc = failed(t, "XEN_DOMCTL_get_address_size");
             goto out;
         }
-        if (width != XU_X86_WIDTH_64 && width != XU_X86_WIDTH_32) {
+        if (width != 8u && width != 4u) {
             xu_error(t->log, "XEN_DOMCTL_get_address_size for domain %u: unexpected width %u bytes",
                      (unsigned int)t->domid, width);
             rc = -EPROTO;
@@ -144,6 +152,9 @@ static int xcb_open(struct xu_target *t, uint32_t domid)
         }
         p->width = width;
     }
+    p->regs_info.type = p->type;
+    p->regs_info.guest_width = p->width;
+    t->arch = xu_arch_native();
 
 out:
     if (rc)
@@ -169,6 +180,8 @@ static void xcb_close(struct xu_target *t)
     xu_xen_maps_release(&p->maps, unmap_one, NULL);
     if (p->xch)
         xc_interface_close(p->xch);
+    free(p->ctx);
+    free(p->rec);
     free(p);
     t->priv = NULL;
 }
@@ -209,55 +222,64 @@ static int xcb_unpause(struct xu_target *t)
     return 0;
 }
 
-static int pv_regs(struct xu_target *t, struct xc_priv *p, unsigned int vcpu,
-                   struct xu_vcpu_regs *out)
+/* The calls an architecture reads a vCPU with (struct xu_xen_regs_io). */
+static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
 {
-    if (xc_vcpu_getcontext(p->xch, t->domid, vcpu, &p->ctx) < 0) {
-        if (errno == ENODATA) {
-            /* a vCPU the guest never brought up */
-            memset(out, 0, sizeof(*out));
-            return 0;
-        }
-        return failed(t, "XEN_DOMCTL_getvcpucontext");
-    }
-    xu_x86_pv_regs(&p->ctx, p->width, out);
+    struct xu_target *t = ctx;
+    struct xc_priv *p = t->priv;
+
+    if (xc_vcpu_getcontext(p->xch, t->domid, vcpu, p->ctx) < 0)
+        return errno == ENODATA ? -ENODATA : failed(t, "XEN_DOMCTL_getvcpucontext");
+    *buf = p->ctx;
     return 0;
 }
 
-static int hvm_regs(struct xu_target *t, struct xc_priv *p, unsigned int vcpu,
-                    struct xu_vcpu_regs *out)
+static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void **buf)
 {
-    xc_vcpuinfo_t vi;
-    int err;
+    struct xu_target *t = ctx;
+    struct xc_priv *p = t->priv;
 
-    if (xc_domain_hvm_getcontext_partial(p->xch, t->domid, HVM_SAVE_CODE(CPU), vcpu,
-                                         &p->cpu, sizeof(p->cpu)) == 0) {
-        xu_x86_hvm_regs(&p->cpu, out);
-        return 0;
-    }
-    err = errno;
-    /* No CPU record is saved for a vCPU that is down (ENODATA, or ENOENT
-     * from older hypervisors): only then ask whether it is online. */
-    if (err == ENODATA || err == ENOENT) {
-        memset(&vi, 0, sizeof(vi));
-        if (xc_vcpu_getinfo(p->xch, t->domid, vcpu, &vi) < 0)
-            return failed(t, "XEN_DOMCTL_getvcpuinfo");
-        if (!vi.online) {
-            memset(out, 0, sizeof(*out));
-            return 0;
-        }
-    }
-    errno = err;
-    return failed(t, "XEN_DOMCTL_gethvmcontext_partial");
+    if (xc_domain_hvm_getcontext_partial(p->xch, t->domid, type, instance, p->rec,
+                                         xu_arch_xen_native.hvm_record_size) < 0)
+        /* newer hypervisors say ENODATA for a vCPU without state, older ENOENT */
+        return errno == ENODATA || errno == ENOENT ? -ENODATA :
+               failed(t, "XEN_DOMCTL_gethvmcontext_partial");
+    *buf = p->rec;
+    return 0;
+}
+
+static int io_vcpu_online(void *ctx, unsigned int vcpu, bool *online)
+{
+    struct xu_target *t = ctx;
+    struct xc_priv *p = t->priv;
+    xc_vcpuinfo_t vi;
+
+    memset(&vi, 0, sizeof(vi));
+    if (xc_vcpu_getinfo(p->xch, t->domid, vcpu, &vi) < 0)
+        return failed(t, "XEN_DOMCTL_getvcpuinfo");
+    *online = vi.online != 0;
+    return 0;
+}
+
+static int io_failed(void *ctx, const char *call, int err)
+{
+    struct xu_target *t = ctx;
+
+    return xu_xen_domctl_failed(t->log, call, t->domid, err);
 }
 
 static int xcb_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
 {
     struct xc_priv *p = t->priv;
+    const struct xu_xen_regs_io io = {
+        .ctx = t,
+        .vcpu_context = io_vcpu_context,
+        .hvm_record = io_hvm_record,
+        .vcpu_online = io_vcpu_online,
+        .failed = io_failed,
+    };
 
-    if (p->type == XU_GUEST_PV)
-        return pv_regs(t, p, vcpu, out);
-    return hvm_regs(t, p, vcpu, out);
+    return xu_arch_xen_native.vcpu_regs(&io, &p->regs_info, vcpu, out);
 }
 
 static const void *xcb_map_frame(struct xu_target *t, uint64_t frame)

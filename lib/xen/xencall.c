@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * target_xencall.c - the target backend on Xen's stable libraries:
+ * xencall.c - the target backend on Xen's stable libraries:
  * libxencall for the domctls, libxenforeignmemory for guest frames.
  *
  * The domctl ABI is XEN_DOMCTL_INTERFACE_VERSION of the headers this file
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "arch/x86_64/context.h"
+#include "arch/xu_arch.h"
 #include "backend.h"
 #include "maps.h"
 
@@ -26,7 +26,7 @@
 #include <xencall.h>
 #include <xenforeignmemory.h>
 
-struct xencall_priv {
+struct stable_priv {
     struct xu_xtl_logger logger;
     xencall_handle *xcall;
     xenforeignmemory_handle *fmem;
@@ -36,11 +36,12 @@ struct xencall_priv {
     struct xu_xen_maps maps;
     enum xu_guest_type type;
     unsigned int width;         /* PV guest width in bytes */
+    struct xu_domain_info regs_info;    /* type and width, as vCPU reads need them */
     unsigned int pauses;        /* our pauses not yet undone */
 };
 
 /* Issue the domctl prepared in p->domctl; 0 or a positive errno. */
-static int domctl(struct xencall_priv *p, uint32_t cmd, uint32_t domid)
+static int domctl(struct stable_priv *p, uint32_t cmd, uint32_t domid)
 {
     int r;
 
@@ -54,7 +55,7 @@ static int domctl(struct xencall_priv *p, uint32_t cmd, uint32_t domid)
 }
 
 /* XEN_DOMCTL_getdomaininfo into p->domctl->u.getdomaininfo. */
-static int get_domaininfo(struct xu_target *t, struct xencall_priv *p)
+static int get_domaininfo(struct xu_target *t, struct stable_priv *p)
 {
     int err;
 
@@ -74,7 +75,7 @@ static int get_domaininfo(struct xu_target *t, struct xencall_priv *p)
     return 0;
 }
 
-static int get_pv_width(struct xu_target *t, struct xencall_priv *p)
+static int get_pv_width(struct xu_target *t, struct stable_priv *p)
 {
     int err;
 
@@ -84,10 +85,10 @@ static int get_pv_width(struct xu_target *t, struct xencall_priv *p)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_get_address_size", t->domid, err);
     switch (p->domctl->u.address_size.size) {
     case 64:
-        p->width = XU_X86_WIDTH_64;
+        p->width = 8u;
         return 0;
     case 32:
-        p->width = XU_X86_WIDTH_32;
+        p->width = 4u;
         return 0;
     }
     xu_error(t->log, "XEN_DOMCTL_get_address_size for domain %u: unexpected width %u bits",
@@ -95,11 +96,11 @@ static int get_pv_width(struct xu_target *t, struct xencall_priv *p)
     return -EPROTO;
 }
 
-static void xencall_close_target(struct xu_target *t);
+static void stable_close(struct xu_target *t);
 
-static int xencall_open_target(struct xu_target *t, uint32_t domid)
+static int stable_open(struct xu_target *t, uint32_t domid)
 {
-    struct xencall_priv *p;
+    struct stable_priv *p;
     int rc;
 
     rc = xu_xen_check_domid(t->log, domid);
@@ -121,9 +122,9 @@ static int xencall_open_target(struct xu_target *t, uint32_t domid)
         rc = xu_xen_open_failed(t->log, "xenforeignmemory_open", errno);
         goto out;
     }
-    p->buf_size = XU_X86_PV_CONTEXT_SIZE;
-    if (p->buf_size < sizeof(struct hvm_hw_cpu))
-        p->buf_size = sizeof(struct hvm_hw_cpu);
+    p->buf_size = xu_arch_xen_native.vcpu_context_size;
+    if (p->buf_size < xu_arch_xen_native.hvm_record_size)
+        p->buf_size = xu_arch_xen_native.hvm_record_size;
     p->domctl = xencall_alloc_buffer(p->xcall, sizeof(*p->domctl));
     p->buf = p->domctl ? xencall_alloc_buffer(p->xcall, p->buf_size) : NULL;
     if (!p->buf) {
@@ -136,13 +137,16 @@ static int xencall_open_target(struct xu_target *t, uint32_t domid)
     if (rc)
         goto out;
     p->type = xu_xen_guest_type(&p->domctl->u.getdomaininfo);
-    p->width = XU_X86_WIDTH_64;
+    p->width = 8u;
     if (p->type == XU_GUEST_PV)
         rc = get_pv_width(t, p);
+    p->regs_info.type = p->type;
+    p->regs_info.guest_width = p->width;
+    t->arch = xu_arch_native();
 
 out:
     if (rc)
-        xencall_close_target(t);
+        stable_close(t);
     return rc;
 }
 
@@ -151,9 +155,9 @@ static void unmap_one(void *ctx, const void *addr)
     xenforeignmemory_unmap(ctx, (void *)(uintptr_t)addr, 1);
 }
 
-static void xencall_close_target(struct xu_target *t)
+static void stable_close(struct xu_target *t)
 {
-    struct xencall_priv *p = t->priv;
+    struct stable_priv *p = t->priv;
 
     if (!p)
         return;
@@ -178,9 +182,9 @@ static void xencall_close_target(struct xu_target *t)
     t->priv = NULL;
 }
 
-static int xencall_info(struct xu_target *t, struct xu_domain_info *out)
+static int stable_info(struct xu_target *t, struct xu_domain_info *out)
 {
-    struct xencall_priv *p = t->priv;
+    struct stable_priv *p = t->priv;
     int rc;
 
     rc = get_domaininfo(t, p);
@@ -192,9 +196,9 @@ static int xencall_info(struct xu_target *t, struct xu_domain_info *out)
     return rc;
 }
 
-static int xencall_pause(struct xu_target *t)
+static int stable_pause(struct xu_target *t)
 {
-    struct xencall_priv *p = t->priv;
+    struct stable_priv *p = t->priv;
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
@@ -205,9 +209,9 @@ static int xencall_pause(struct xu_target *t)
     return 0;
 }
 
-static int xencall_unpause(struct xu_target *t)
+static int stable_unpause(struct xu_target *t)
 {
-    struct xencall_priv *p = t->priv;
+    struct stable_priv *p = t->priv;
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
@@ -220,7 +224,7 @@ static int xencall_unpause(struct xu_target *t)
 }
 
 /* Is vcpu online?  Asked only when its state could not be read. */
-static int vcpu_online(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu, bool *online)
+static int vcpu_online(struct xu_target *t, struct stable_priv *p, unsigned int vcpu, bool *online)
 {
     int err;
 
@@ -233,72 +237,79 @@ static int vcpu_online(struct xu_target *t, struct xencall_priv *p, unsigned int
     return 0;
 }
 
-static int pv_regs(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu,
-                   struct xu_vcpu_regs *out)
+/* The domctls an architecture reads a vCPU with (struct xu_xen_regs_io). */
+static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
 {
+    struct xu_target *t = ctx;
+    struct stable_priv *p = t->priv;
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
     p->domctl->u.vcpucontext.vcpu = vcpu;
     set_xen_guest_handle(p->domctl->u.vcpucontext.ctxt, (vcpu_guest_context_t *)p->buf);
     err = domctl(p, XEN_DOMCTL_getvcpucontext, t->domid);
-    if (err == ENODATA) {
-        /* a vCPU the guest never brought up */
-        memset(out, 0, sizeof(*out));
-        return 0;
-    }
+    if (err == ENODATA)
+        return -ENODATA;
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getvcpucontext", t->domid, err);
-    xu_x86_pv_regs(p->buf, p->width, out);
+    *buf = p->buf;
     return 0;
 }
 
-static int hvm_regs(struct xu_target *t, struct xencall_priv *p, unsigned int vcpu,
-                    struct xu_vcpu_regs *out)
+static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void **buf)
 {
-    bool online = true;
-    int err, rc;
+    struct xu_target *t = ctx;
+    struct stable_priv *p = t->priv;
+    int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
-    p->domctl->u.hvmcontext_partial.type = HVM_SAVE_CODE(CPU);
-    p->domctl->u.hvmcontext_partial.instance = vcpu;
+    p->domctl->u.hvmcontext_partial.type = type;
+    p->domctl->u.hvmcontext_partial.instance = instance;
 #ifdef HAVE_STRUCT_XEN_DOMCTL_HVMCONTEXT_PARTIAL_BUFSZ
     p->domctl->u.hvmcontext_partial.bufsz = p->buf_size;
 #endif
     set_xen_guest_handle(p->domctl->u.hvmcontext_partial.buffer, (uint8_t *)p->buf);
     err = domctl(p, XEN_DOMCTL_gethvmcontext_partial, t->domid);
-    /*
-     * Xen saves no CPU record for a vCPU that is down: newer hypervisors
-     * say ENODATA, older ones ENOENT.  Only then is the extra hypercall
-     * made, so the common case stays one domctl per vCPU.
-     */
-    if (err == ENODATA || err == ENOENT) {
-        rc = vcpu_online(t, p, vcpu, &online);
-        if (rc)
-            return rc;
-        if (!online) {
-            memset(out, 0, sizeof(*out));
-            return 0;
-        }
-    }
+    /* newer hypervisors say ENODATA for a vCPU without state, older ENOENT */
+    if (err == ENODATA || err == ENOENT)
+        return -ENODATA;
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_gethvmcontext_partial", t->domid, err);
-    xu_x86_hvm_regs(p->buf, out);
+    *buf = p->buf;
     return 0;
 }
 
-static int xencall_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
+static int io_vcpu_online(void *ctx, unsigned int vcpu, bool *online)
 {
-    struct xencall_priv *p = t->priv;
+    struct xu_target *t = ctx;
 
-    if (p->type == XU_GUEST_PV)
-        return pv_regs(t, p, vcpu, out);
-    return hvm_regs(t, p, vcpu, out);
+    return vcpu_online(t, t->priv, vcpu, online);
 }
 
-static const void *xencall_map_frame(struct xu_target *t, uint64_t frame)
+static int io_failed(void *ctx, const char *call, int err)
 {
-    struct xencall_priv *p = t->priv;
+    struct xu_target *t = ctx;
+
+    return xu_xen_domctl_failed(t->log, call, t->domid, err);
+}
+
+static int stable_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    struct stable_priv *p = t->priv;
+    const struct xu_xen_regs_io io = {
+        .ctx = t,
+        .vcpu_context = io_vcpu_context,
+        .hvm_record = io_hvm_record,
+        .vcpu_online = io_vcpu_online,
+        .failed = io_failed,
+    };
+
+    return xu_arch_xen_native.vcpu_regs(&io, &p->regs_info, vcpu, out);
+}
+
+static const void *stable_map_frame(struct xu_target *t, uint64_t frame)
+{
+    struct stable_priv *p = t->priv;
     xen_pfn_t pfn = (xen_pfn_t)frame;
     void *addr;
     int err = 0;
@@ -324,9 +335,9 @@ static const void *xencall_map_frame(struct xu_target *t, uint64_t frame)
     return addr;
 }
 
-static void xencall_unmap_frame(struct xu_target *t, const void *addr)
+static void stable_unmap_frame(struct xu_target *t, const void *addr)
 {
-    struct xencall_priv *p = t->priv;
+    struct stable_priv *p = t->priv;
 
     if (addr && xu_xen_maps_remove(&p->maps, addr) == 0)
         xenforeignmemory_unmap(p->fmem, (void *)(uintptr_t)addr, 1);
@@ -334,12 +345,12 @@ static void xencall_unmap_frame(struct xu_target *t, const void *addr)
 
 const struct xu_target_ops xu_target_xencall_ops = {
     .name = "xencall",
-    .open = xencall_open_target,
-    .close = xencall_close_target,
-    .info = xencall_info,
-    .pause = xencall_pause,
-    .unpause = xencall_unpause,
-    .vcpu_regs = xencall_vcpu_regs,
-    .map_frame = xencall_map_frame,
-    .unmap_frame = xencall_unmap_frame,
+    .open = stable_open,
+    .close = stable_close,
+    .info = stable_info,
+    .pause = stable_pause,
+    .unpause = stable_unpause,
+    .vcpu_regs = stable_vcpu_regs,
+    .map_frame = stable_map_frame,
+    .unmap_frame = stable_unmap_frame,
 };

@@ -146,10 +146,10 @@ static void contract_pv_regs_and_offline_vcpus(void **state)
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
     assert_true(r.online);
     assert_true(r.kernel_mode);
-    assert_int_equal(r.paging, XU_PAGING_LONG4);
+    assert_int_equal(r.mmu.paging, XU_PAGING_LONG4);
     assert_int_equal(r.ip, 0xffffffff80002000ULL);
     assert_int_equal(r.fp, 0xffffffff80006f10ULL);
-    assert_int_equal(r.pt_root, 2 * XU_PAGE_SIZE);
+    assert_int_equal(r.mmu.root, 2 * XU_PAGE_SIZE);
     assert_int_equal(xu_target_vcpu_regs(&t, 3, &r), 0);
     assert_int_equal(r.ip, 0xffffffff80002003ULL);
     /* never initialised (ENODATA) and down (no VGCF_online): offline, not errors */
@@ -181,9 +181,9 @@ static void contract_pv32_guest(void **state)
     assert_int_equal(xu_target_pause(&t), 0);
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
     assert_true(r.online);
-    assert_int_equal(r.paging, XU_PAGING_PAE);
+    assert_int_equal(r.mmu.paging, XU_PAGING_PAE);
     assert_int_equal(r.ip, 0xc0100000u);
-    assert_int_equal(r.pt_root, 3 * XU_PAGE_SIZE);
+    assert_int_equal(r.mmu.root, 3 * XU_PAGE_SIZE);
     assert_int_equal(xu_target_unpause(&t), 0);
     xu_target_close(&t);
     contract_assert_released();
@@ -204,9 +204,9 @@ static void contract_hvm_regs_and_offline_vcpus(void **state)
     assert_int_equal(fake_xen.domctls - before, 1);  /* one hypercall for an online vCPU */
     assert_true(r.online);
     assert_true(r.kernel_mode);
-    assert_int_equal(r.paging, XU_PAGING_LONG4);
+    assert_int_equal(r.mmu.paging, XU_PAGING_LONG4);
     assert_int_equal(r.ip, 0x100100);
-    assert_int_equal(r.pt_root, 0x101000);
+    assert_int_equal(r.mmu.root, 0x101000);
     assert_int_equal(r.efer, 0x500);
     assert_int_equal(xu_target_vcpu_regs(&t, 1, &r), 0);
     assert_false(r.online);

@@ -24,6 +24,7 @@ struct sim_vcpu {
 
 struct xu_sim {
     enum xu_guest_type type;
+    const struct xu_arch_ops *arch;     /* whose page tables and frames it holds */
     uint8_t *mem;
     size_t nr_frames, next_free;
     unsigned int nr_vcpus;
@@ -45,6 +46,7 @@ struct xu_sim *xu_sim_new(enum xu_guest_type type, size_t nr_frames, unsigned in
     if (!sim)
         return NULL;
     sim->type = type;
+    sim->arch = &xu_arch_x86_64;
     sim->nr_frames = nr_frames;
     sim->nr_vcpus = nr_vcpus;
     sim->mem = calloc(nr_frames, XU_PAGE_SIZE);
@@ -270,6 +272,11 @@ void xu_sim_get_counters(const struct xu_sim *sim, struct xu_sim_counters *out)
     *out = sim->ctr;
 }
 
+void xu_sim_set_arch(struct xu_sim *sim, const struct xu_arch_ops *arch)
+{
+    sim->arch = arch;
+}
+
 /* ---- the target backend ---- */
 
 static int sim_open(struct xu_target *t, uint32_t domid)
@@ -404,6 +411,7 @@ int xu_sim_target_open(struct xu_sim *sim, struct xu_target *t, struct xu_log *l
 {
     memset(t, 0, sizeof(*t));
     t->ops = &sim_ops;
+    t->arch = sim->arch;
     t->priv = sim;
     t->log = log;
     t->domid = SIM_DOMID;

@@ -61,8 +61,8 @@ int sim_guest_chain(struct sim_guest *g, unsigned int stack_id, const uint64_t *
     memset(regs, 0, sizeof(*regs));
     regs->online = true;
     regs->kernel_mode = true;
-    regs->paging = XU_PAGING_LONG4;
-    regs->pt_root = g->root;
+    regs->mmu.paging = XU_PAGING_LONG4;
+    regs->mmu.root = g->root;
     regs->ip = pcs[0];
     if (n == 1) {
         /* only the entry function: its caller left rbp = 0 */

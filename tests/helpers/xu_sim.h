@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "arch/xu_arch.h"
 #include "target/xu_target.h"
 
 struct xu_sim;
@@ -37,6 +38,11 @@ enum xu_sim_page_size {
 
 struct xu_sim *xu_sim_new(enum xu_guest_type type, size_t nr_frames, unsigned int nr_vcpus);
 void xu_sim_free(struct xu_sim *sim);
+
+/* The guest's architecture (default x86-64): what the target reports, hence
+ * whose page walk and frame rules read the simulated memory.  xu_sim_map()
+ * builds x86-64 tables; another architecture's tests write their own. */
+void xu_sim_set_arch(struct xu_sim *sim, const struct xu_arch_ops *arch);
 
 /* Open t as a target on the simulated domain (domid 1); close it with
  * xu_target_close().  The sim must outlive the target. */

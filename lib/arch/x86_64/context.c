@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* x86_context.c - Xen's x86 vCPU structures -> struct xu_vcpu_regs. */
+/* context.c - Xen's x86 vCPU structures -> struct xu_vcpu_regs. */
 #include "config.h"
 
 #include <string.h>
 
 #include "context.h"
+#include "pagewalk.h"
 
 /* Physical-address bits of CR3 in long mode: 51..12 (0..11 are PCD/PWT or a
  * PCID, and bit 63 never reaches the saved value). */
@@ -42,7 +43,7 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
     out->kernel_mode = (c->flags & VGCF_in_kernel) != 0;
     /* A 64-bit PV guest always runs on Xen's 4-level tables: it has no
      * paging mode of its own to report. */
-    out->paging = XU_PAGING_LONG4;
+    out->mmu.paging = XU_PAGING_LONG4;
     out->ip = c->user_regs.rip;
     out->sp = c->user_regs.rsp;
     out->fp = c->user_regs.rbp;
@@ -56,7 +57,7 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
     cr3 = c->ctrlreg[3];
     if (!out->kernel_mode && c->ctrlreg[1] != 0)
         cr3 = c->ctrlreg[1];
-    out->pt_root = (uint64_t)xen_cr3_to_pfn_x86_64(cr3) << XU_PAGE_SHIFT;
+    out->mmu.root = (uint64_t)xen_cr3_to_pfn_x86_64(cr3) << XU_PAGE_SHIFT;
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
     out->efer = 0;      /* a PV guest has no EFER in its context */
@@ -71,11 +72,11 @@ static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs 
     out->kernel_mode = (c->user_regs.cs & 3u) != 3u;
     /* 32-bit PV guests always use PAE tables; we do not walk them, so the
      * profile gets the IP as a one-frame stack. */
-    out->paging = XU_PAGING_PAE;
+    out->mmu.paging = XU_PAGING_PAE;
     out->ip = c->user_regs.eip;
     out->sp = c->user_regs.esp;
     out->fp = c->user_regs.ebp;
-    out->pt_root = (uint64_t)(uint32_t)xen_cr3_to_pfn_x86_32(c->ctrlreg[3]) << XU_PAGE_SHIFT;
+    out->mmu.root = (uint64_t)(uint32_t)xen_cr3_to_pfn_x86_32(c->ctrlreg[3]) << XU_PAGE_SHIFT;
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
     out->efer = 0;
@@ -94,7 +95,7 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
 {
     memset(out, 0, sizeof(*out));
     out->online = true;
-    out->paging = xu_x86_paging_mode(cpu->cr0, cpu->cr4, cpu->msr_efer);
+    out->mmu.paging = xu_x86_paging_mode(cpu->cr0, cpu->cr4, cpu->msr_efer);
     /* Xen saves the CPL as SS.DPL (SVM keeps it there; VMX agrees with it). */
     out->kernel_mode = ARBYTES_DPL(cpu->ss_arbytes) == 0;
     /*
@@ -104,7 +105,7 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
     out->ip = cpu->rip;
     out->sp = cpu->rsp;
     out->fp = cpu->rbp;
-    out->pt_root = xu_x86_cr3_root(cpu->cr3, out->paging);
+    out->mmu.root = xu_x86_cr3_root(cpu->cr3, out->mmu.paging);
     out->cr0 = cpu->cr0;
     out->cr4 = cpu->cr4;
     out->efer = cpu->msr_efer;

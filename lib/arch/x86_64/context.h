@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * x86_context.h - Xen's x86 vCPU state as struct xu_vcpu_regs.
+ * context.h - Xen's x86 vCPU state as struct xu_vcpu_regs.
  *
  * Both Xen backends get the same structures from the hypervisor (through
  * libxencall or through libxc) and convert them here, so the meaning of

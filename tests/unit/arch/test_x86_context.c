@@ -48,11 +48,11 @@ static void test_pv64_kernel_uses_kernel_table(void **state)
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
     assert_true(r.online);
     assert_true(r.kernel_mode);
-    assert_int_equal(r.paging, XU_PAGING_LONG4);
+    assert_int_equal(r.mmu.paging, XU_PAGING_LONG4);
     assert_int_equal(r.ip, 0xffffffff80002144ULL);
     assert_int_equal(r.sp, 0xffffffff80006f78ULL);
     assert_int_equal(r.fp, 0xffffffff80006f88ULL);
-    assert_int_equal(r.pt_root, 0x7f01b000ULL);
+    assert_int_equal(r.mmu.root, 0x7f01b000ULL);
     assert_int_equal(r.cr0, 0x80050033);
     assert_int_equal(r.cr4, 0x660);
     assert_int_equal(r.efer, 0);
@@ -69,7 +69,7 @@ static void test_pv64_user_uses_user_table(void **state)
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
     assert_true(r.online);
     assert_false(r.kernel_mode);
-    assert_int_equal(r.pt_root, 0x12345000ULL);
+    assert_int_equal(r.mmu.root, 0x12345000ULL);
     assert_int_equal(r.ip, 0x400000);
 }
 
@@ -80,7 +80,7 @@ static void test_pv64_user_without_user_table(void **state)
     pv64.flags = VGCF_online;
     pv64.ctrlreg[3] = xen_pfn_to_cr3_x86_64(0x7f01bULL);
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
-    assert_int_equal(r.pt_root, 0x7f01b000ULL);
+    assert_int_equal(r.mmu.root, 0x7f01b000ULL);
 }
 
 static void test_pv64_frame_above_4g(void **state)
@@ -91,7 +91,7 @@ static void test_pv64_frame_above_4g(void **state)
     pv64.flags = VGCF_online | VGCF_in_kernel;
     pv64.ctrlreg[3] = xen_pfn_to_cr3_x86_64(0x123456789ULL);
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
-    assert_int_equal(r.pt_root, 0x123456789000ULL);
+    assert_int_equal(r.mmu.root, 0x123456789000ULL);
 }
 
 static void test_pv64_offline_gives_nothing(void **state)
@@ -105,7 +105,7 @@ static void test_pv64_offline_gives_nothing(void **state)
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
     assert_false(r.online);
     assert_int_equal(r.ip, 0);
-    assert_int_equal(r.pt_root, 0);
+    assert_int_equal(r.mmu.root, 0);
 }
 
 static void test_pv32_layout_and_pae(void **state)
@@ -121,11 +121,11 @@ static void test_pv32_layout_and_pae(void **state)
     xu_x86_pv_regs(&pv32, XU_X86_WIDTH_32, &r);
     assert_true(r.online);
     assert_true(r.kernel_mode);
-    assert_int_equal(r.paging, XU_PAGING_PAE);
+    assert_int_equal(r.mmu.paging, XU_PAGING_PAE);
     assert_int_equal(r.ip, 0xc0101234);
     assert_int_equal(r.sp, 0xc0200000);
     assert_int_equal(r.fp, 0xc0200010);
-    assert_int_equal(r.pt_root, 0x1234567000ULL);
+    assert_int_equal(r.mmu.root, 0x1234567000ULL);
 
     pv32.user_regs.cs = 0x0073;         /* ring 3 */
     xu_x86_pv_regs(&pv32, XU_X86_WIDTH_32, &r);
@@ -147,11 +147,11 @@ static void test_hvm_long_mode(void **state)
     xu_x86_hvm_regs(&hvm, &r);
     assert_true(r.online);
     assert_true(r.kernel_mode);
-    assert_int_equal(r.paging, XU_PAGING_LONG4);
+    assert_int_equal(r.mmu.paging, XU_PAGING_LONG4);
     assert_int_equal(r.ip, 0x100105);
     assert_int_equal(r.sp, 0x107f60);
     assert_int_equal(r.fp, 0x107f70);
-    assert_int_equal(r.pt_root, 0x101000);
+    assert_int_equal(r.mmu.root, 0x101000);
     assert_int_equal(r.cr0, CR0_PG | CR0_PE | 0x10);
     assert_int_equal(r.cr4, CR4_PAE);
     assert_int_equal(r.efer, EFER_LME | EFER_LMA);
@@ -166,8 +166,8 @@ static void test_hvm_pcid_and_la57(void **state)
     hvm.msr_efer = EFER_LME | EFER_LMA;
     hvm.cr3 = 0x000ffffffffff000ULL | 0xabc;    /* PCID in the low bits */
     xu_x86_hvm_regs(&hvm, &r);
-    assert_int_equal(r.paging, XU_PAGING_LONG5);
-    assert_int_equal(r.pt_root, 0x000ffffffffff000ULL);
+    assert_int_equal(r.mmu.paging, XU_PAGING_LONG5);
+    assert_int_equal(r.mmu.root, 0x000ffffffffff000ULL);
 }
 
 static void test_hvm_user_mode_from_cpl(void **state)
@@ -192,20 +192,20 @@ static void test_hvm_not_in_long_mode_keeps_ip(void **state)
     hvm.cr3 = 0x5000;
     xu_x86_hvm_regs(&hvm, &r);
     assert_true(r.online);
-    assert_int_equal(r.paging, XU_PAGING_NONE);
+    assert_int_equal(r.mmu.paging, XU_PAGING_NONE);
     assert_int_equal(r.ip, 0xfff0);
-    assert_int_equal(r.pt_root, 0);
+    assert_int_equal(r.mmu.root, 0);
 
     /* 32-bit protected mode with paging, and PAE */
     hvm.cr0 = CR0_PG | CR0_PE;
     hvm.cr3 = 0x12345678;
     xu_x86_hvm_regs(&hvm, &r);
-    assert_int_equal(r.paging, XU_PAGING_32);
-    assert_int_equal(r.pt_root, 0x12345000);
+    assert_int_equal(r.mmu.paging, XU_PAGING_32);
+    assert_int_equal(r.mmu.root, 0x12345000);
     hvm.cr4 = CR4_PAE;
     xu_x86_hvm_regs(&hvm, &r);
-    assert_int_equal(r.paging, XU_PAGING_PAE);
-    assert_int_equal(r.pt_root, 0x12345660);
+    assert_int_equal(r.mmu.paging, XU_PAGING_PAE);
+    assert_int_equal(r.mmu.root, 0x12345660);
 }
 
 static void test_cr3_root_masks(void **state)

@@ -38,8 +38,8 @@ static int setup_n(void **state, size_t frames, unsigned int max_frames)
     f.m = xu_mem_new(&f.t, &cfg);
     assert_non_null(f.m);
     f.regs.online = true;
-    f.regs.paging = XU_PAGING_LONG4;
-    f.regs.pt_root = f.root;
+    f.regs.mmu.paging = XU_PAGING_LONG4;
+    f.regs.mmu.root = f.root;
     xu_mem_set_context(f.m, &f.regs);
     xu_mem_begin(f.m);
     *state = &f;
@@ -198,10 +198,10 @@ static void test_non_canonical_and_modes(void **state)
     uint64_t frame;
 
     assert_int_equal(xu_mem_translate(f->m, 0x0000800000000000ULL, &frame), XU_MEM_NON_CANONICAL);
-    f->regs.paging = XU_PAGING_PAE;
+    f->regs.mmu.paging = XU_PAGING_PAE;
     xu_mem_set_context(f->m, &f->regs);
     assert_int_equal(xu_mem_translate(f->m, 0x1000, &frame), XU_MEM_UNSUPPORTED);
-    f->regs.paging = XU_PAGING_NONE;
+    f->regs.mmu.paging = XU_PAGING_NONE;
     xu_mem_set_context(f->m, &f->regs);
     assert_int_equal(xu_mem_translate(f->m, 0x5123, &frame), XU_MEM_OK);
     assert_int_equal(frame, 5);

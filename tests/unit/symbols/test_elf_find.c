@@ -338,8 +338,8 @@ static void guest_new(struct guest *g)
     assert_non_null(g->m);
     g->regs.online = true;
     g->regs.kernel_mode = true;
-    g->regs.paging = XU_PAGING_LONG4;
-    g->regs.pt_root = g->root;
+    g->regs.mmu.paging = XU_PAGING_LONG4;
+    g->regs.mmu.root = g->root;
 }
 
 static void guest_free(struct guest *g)
@@ -590,7 +590,7 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     struct xu_elf_match r;
     struct xu_sim_counters c;
     struct xu_vcpu_regs user = { .online = true, .kernel_mode = false,
-                                 .paging = XU_PAGING_LONG4 };
+                                 .mmu.paging = XU_PAGING_LONG4 };
     uint32_t pause_state = XU_PAUSE_RUNNING;
 
     make_kernel_with_init(path_in(f, "k"));
@@ -599,7 +599,7 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     guest_code(&g, TEXT, TEXT_SIZE, 0, 0);
     /* vCPU 0 in user mode with page tables that map nothing: the kernel-
      * mode vCPU 1 must be the one read through */
-    user.pt_root = xu_sim_new_root(g.sim);
+    user.mmu.root = xu_sim_new_root(g.sim);
     assert_int_equal(xu_sim_push_state(g.sim, 0, &user), 0);
     assert_int_equal(xu_sim_push_state(g.sim, 1, &g.regs), 0);
 

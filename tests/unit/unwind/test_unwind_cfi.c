@@ -119,8 +119,8 @@ static void regs_at(struct fixture *f, struct xu_vcpu_regs *regs, uint64_t ip, u
     memset(regs, 0, sizeof(*regs));
     regs->online = true;
     regs->kernel_mode = true;
-    regs->paging = XU_PAGING_LONG4;
-    regs->pt_root = f->g.root;
+    regs->mmu.paging = XU_PAGING_LONG4;
+    regs->mmu.root = f->g.root;
     regs->ip = ip;
     regs->sp = sp;
     regs->fp = fp;
@@ -569,7 +569,7 @@ static void test_depth_and_modes(void **state)
     assert_int_equal(res.end, XU_WALK_DEPTH);
     assert_int_equal(res.depth, 0);
 
-    regs.paging = XU_PAGING_PAE;
+    regs.mmu.paging = XU_PAGING_PAE;
     walk(f, &xu_unwind_cfi_ops, f->cfi, &regs, pcs, 16, &res);
     expect_chain(pcs, &res, XU_WALK_NO_PAGING, want, 1);
 

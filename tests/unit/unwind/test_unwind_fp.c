@@ -241,7 +241,7 @@ static void test_not_long_mode_is_one_frame(void **state)
     uint64_t pcs[16];
 
     assert_int_equal(sim_guest_chain(&f->g, 0, chain5, 5, &regs), 0);
-    regs.paging = XU_PAGING_NONE;
+    regs.mmu.paging = XU_PAGING_NONE;
     walk(f, &regs, pcs, 16, &res);
     assert_int_equal(res.end, XU_WALK_NO_PAGING);
     assert_int_equal(res.depth, 1);

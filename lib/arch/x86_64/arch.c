@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * arch.c - x86-64 guests: frame rules and the ops struct.
+ *
+ * With frame pointers every frame starts with "push %rbp; mov %rsp,%rbp",
+ * so the record at rbp is {caller's rbp, return address}.  A call pushes
+ * its return address, so there is no link register; DWARF numbers rsp 7,
+ * rbp 6 and the return-address column 16.
+ */
+#include "config.h"
+
+#include <elf.h>
+
+#include "arch/xu_arch.h"
+#include "pagewalk.h"
+
+static bool x86_stack_readable(const struct xu_vcpu_regs *regs)
+{
+    return regs->mmu.paging == XU_PAGING_LONG4 || regs->mmu.paging == XU_PAGING_LONG5;
+}
+
+static uint64_t x86_space_key(const struct xu_mmu *mmu)
+{
+    return mmu->root & 0x000ffffffffff000ULL;    /* the table, without PCID or flags */
+}
+
+static uint64_t x86_code_address(const struct xu_vcpu_regs *regs, uint64_t ra)
+{
+    (void)regs;
+    return ra;
+}
+
+const struct xu_arch_ops xu_arch_x86_64 = {
+    .name = "x86_64",
+    .elf_machine = EM_X86_64,
+    .dwarf_sp = 7,
+    .dwarf_fp = 6,
+    .dwarf_ra = 16,
+    .record_fp_off = 0,
+    .record_ra_off = 8,
+    .record_size = 16,
+    .has_link_register = false,
+    .stack_readable = x86_stack_readable,
+    .translate = xu_x86_translate,
+    .space_key = x86_space_key,
+    .code_address = x86_code_address,
+};

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen.c - x86 vCPUs as Xen keeps them: PV vCPUs through
+ * XEN_DOMCTL_getvcpucontext (in the guest's own layout, 64- or 32-bit),
+ * PVH and HVM vCPUs through the CPU record of XEN_DOMCTL_gethvmcontext_partial.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "arch/xu_arch.h"
+#include "context.h"
+
+static int pv_regs(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                   unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    const void *ctx;
+    int rc = io->vcpu_context(io->ctx, vcpu, &ctx);
+
+    if (rc == -ENODATA) {
+        /* a vCPU the guest never brought up */
+        memset(out, 0, sizeof(*out));
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    xu_x86_pv_regs(ctx, info->guest_width, out);
+    return 0;
+}
+
+static int hvm_regs(const struct xu_xen_regs_io *io, unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    const void *cpu;
+    bool online = true;
+    int rc = io->hvm_record(io->ctx, HVM_SAVE_CODE(CPU), (uint16_t)vcpu, &cpu);
+
+    /*
+     * Xen saves no CPU record for a vCPU that is down.  Only then is the
+     * extra hypercall made, so the common case stays one domctl per vCPU.
+     */
+    if (rc == -ENODATA) {
+        rc = io->vcpu_online(io->ctx, vcpu, &online);
+        if (rc < 0)
+            return rc;
+        if (!online) {
+            memset(out, 0, sizeof(*out));
+            return 0;
+        }
+        return io->failed(io->ctx, "XEN_DOMCTL_gethvmcontext_partial", ENODATA);
+    }
+    if (rc < 0)
+        return rc;
+    xu_x86_hvm_regs(cpu, out);
+    return 0;
+}
+
+static int x86_xen_vcpu_regs(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                             unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    if (info->type == XU_GUEST_PV)
+        return pv_regs(io, info, vcpu, out);
+    return hvm_regs(io, vcpu, out);
+}
+
+const struct xu_arch_xen xu_arch_xen_native = {
+    .vcpu_context_size = XU_X86_PV_CONTEXT_SIZE,
+    .hvm_record_size = sizeof(struct hvm_hw_cpu),
+    .vcpu_regs = x86_xen_vcpu_regs,
+};

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_arch.h - what differs per guest architecture, behind one ops struct.
+ *
+ * Everything above this folder (guest memory, unwinders, the sampler) asks
+ * the guest's architecture instead of knowing x86 or ARM:
+ *   - how Xen's vCPU state becomes struct xu_vcpu_regs (xen_vcpu_regs);
+ *   - how a guest-virtual address becomes a frame (translate), with every
+ *     page-table entry read through a callback, so the walk stays pure and
+ *     is tested on simulated tables;
+ *   - where a frame record keeps the caller's frame pointer and the return
+ *     address, and what bits of a stored return address are not address
+ *     (pointer authentication);
+ *   - whether the innermost return address may still sit in a register;
+ *   - the DWARF register numbers the CFI table tracks.
+ *
+ * One folder per architecture (arch/x86_64/, ...) holds the same files:
+ * arch.c (this struct and the frame rules), pagewalk.c (the translation),
+ * xen.c (Xen's vCPU structures: struct xu_arch_xen).  The first two are
+ * plain C, built for every architecture on every host, so any guest can be
+ * simulated and tested anywhere; xen.c includes the Xen headers of the
+ * build's own architecture and is built with a Xen backend only.  On Xen a
+ * guest has the architecture of its host: the Xen backends use
+ * xu_arch_native() and xu_arch_xen_native; the simulated guest picks any.
+ *
+ * The guest is hostile input: translate() must bound its walk by the number
+ * of levels and check every entry it reads; the other ops only compute.
+ */
+#ifndef XU_ARCH_H
+#define XU_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target/xu_target.h"
+
+/* Outcome of a translation, also returned (negated) by guest-memory reads. */
+enum xu_mem_fault {
+    XU_MEM_OK = 0,
+    XU_MEM_NOT_PRESENT,     /* an entry on the way was not valid */
+    XU_MEM_RESERVED,        /* an entry had reserved bits set, or a bad type */
+    XU_MEM_BAD_FRAME,       /* a frame number beyond the address width */
+    XU_MEM_MAP_FAILED,      /* the backend could not map a frame */
+    XU_MEM_UNSUPPORTED,     /* a translation regime we do not walk */
+    XU_MEM_NON_CANONICAL,   /* virtual address outside every translated range */
+};
+
+/*
+ * Read the 8-byte little-endian page-table entry at addr, an address in the
+ * space the tables use (machine addresses for x86 PV, guest-physical
+ * otherwise).  Returns XU_MEM_OK or XU_MEM_MAP_FAILED.
+ */
+typedef enum xu_mem_fault (*xu_arch_read_pte)(void *ctx, uint64_t addr, uint64_t *pte);
+
+/*
+ * What a Xen backend lends an architecture to read one vCPU: the domctls,
+ * each into a buffer the backend allocated at open time (of the sizes in
+ * struct xu_arch_xen), so the paused window never allocates.  Each returns
+ * 0 with *buf set; -ENODATA, unreported, when Xen keeps no such state for
+ * the vCPU (ENODATA, or ENOENT from older hypervisors); any other negative
+ * errno after reporting it.  failed() reports a call the architecture
+ * judges failed, and returns what to pass on.
+ */
+struct xu_xen_regs_io {
+    void *ctx;
+    int (*vcpu_context)(void *ctx, unsigned int vcpu, const void **buf);     /* getvcpucontext */
+    int (*hvm_record)(void *ctx, uint16_t type, uint16_t instance, const void **buf); /* gethvmcontext_partial */
+    int (*vcpu_online)(void *ctx, unsigned int vcpu, bool *online);         /* getvcpuinfo */
+    int (*failed)(void *ctx, const char *call, int err);
+};
+
+struct xu_arch_ops {
+    const char *name;               /* "x86_64", "arm64" */
+    uint16_t elf_machine;           /* EM_X86_64, EM_AARCH64: the ELFs it accepts */
+
+    /* DWARF register numbers of the stack pointer, frame pointer and the
+     * return address column the CFI table follows. */
+    unsigned int dwarf_sp, dwarf_fp, dwarf_ra;
+
+    /* A frame record at fp: the caller's fp at fp + record_fp_off, the
+     * return address at fp + record_ra_off; the record is record_size bytes. */
+    uint8_t record_fp_off, record_ra_off, record_size;
+
+    /* The return address of the innermost frame may still be in a link
+     * register (xu_vcpu_regs.lr) rather than on the stack. */
+    bool has_link_register;
+
+    /* Can this vCPU's stack be read, i.e. is it in a translation regime
+     * translate() handles?  If not, a sample holds only the instruction
+     * pointer. */
+    bool (*stack_readable)(const struct xu_vcpu_regs *regs);
+
+    /* Translate va with the vCPU's MMU state; *frame is a 4 KiB frame number
+     * in the space the tables use.  Reads entries only through read_pte. */
+    enum xu_mem_fault (*translate)(const struct xu_mmu *mmu, uint64_t va,
+                                   xu_arch_read_pte read_pte, void *ctx, uint64_t *frame);
+
+    /* A key that tells address spaces apart for translation caches. */
+    uint64_t (*space_key)(const struct xu_mmu *mmu);
+
+    /* The code address in a stored return address (strips pointer
+     * authentication codes and tags; identity where there are none). */
+    uint64_t (*code_address)(const struct xu_vcpu_regs *regs, uint64_t ra);
+};
+
+/* The native architecture's view of Xen's vCPU structures (arch/<arch>/xen.c). */
+struct xu_arch_xen {
+    /* Bytes each buffer of struct xu_xen_regs_io must hold. */
+    size_t vcpu_context_size, hvm_record_size;
+    /* The registers of one vCPU, read with the backend's domctls; an
+     * offline vCPU gives 0 with out->online false. */
+    int (*vcpu_regs)(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                     unsigned int vcpu, struct xu_vcpu_regs *out);
+};
+
+extern const struct xu_arch_ops xu_arch_x86_64;
+extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
+
+/* The architecture of the Xen this binary was built for (its guests'). */
+const struct xu_arch_ops *xu_arch_native(void);
+/* By name ("x86_64", "arm64") or by ELF e_machine; NULL when unknown. */
+const struct xu_arch_ops *xu_arch_by_name(const char *name);
+const struct xu_arch_ops *xu_arch_by_elf_machine(unsigned int machine);
+
+const char *xu_mem_fault_name(enum xu_mem_fault f);
+
+#endif
