@@ -147,7 +147,7 @@ static int make_nofp_stack(struct sim_guest *g, const uint64_t *pcs, unsigned in
 }
 
 /* Check that the walk gives want, or exit. */
-static void check_walk(struct xu_mem *m, const struct xu_unwinder_ops *ops, void *ctx,
+static void check_walk(struct xu_mem *m, const struct xu_unwinder_ops *ops, const void *ctx,
                        const struct xu_vcpu_regs *regs, unsigned int depth, const uint64_t *want)
 {
     uint64_t pcs[XU_MAX_DEPTH_LIMIT];
@@ -165,7 +165,7 @@ static void check_walk(struct xu_mem *m, const struct xu_unwinder_ops *ops, void
 }
 
 /* ns per sample over iters samples. */
-static double time_walk(struct xu_mem *m, const struct xu_unwinder_ops *ops, void *ctx,
+static double time_walk(struct xu_mem *m, const struct xu_unwinder_ops *ops, const void *ctx,
                         const struct xu_vcpu_regs *regs, uint64_t iters)
 {
     uint64_t pcs[XU_MAX_DEPTH_LIMIT];
@@ -189,7 +189,7 @@ static double min2(double a, double b)
 /* ns per sample of n sampler ticks on a fresh guest whose vCPU is stopped in
  * regs (its stack copied from the bench's guest). */
 static double sample_ns(struct sim_guest *src, const struct xu_vcpu_regs *regs,
-                        const struct xu_unwinder_ops *ops, void *ctx, unsigned int depth,
+                        const struct xu_unwinder_ops *ops, const void *ctx, unsigned int depth,
                         uint64_t n)
 {
     struct xu_sampler_config cfg = { .frequency_hz = 1e6, .max_depth = depth + 1,
@@ -253,6 +253,7 @@ int main(int argc, char **argv)
     struct xu_target t;
     struct xu_mem *m = NULL;
     struct xu_cfi_table *cfi = NULL;
+    struct xu_unwind_env env = { 0 };
     struct xu_cfi_stats st;
     double t0;
     unsigned int d, rep;
@@ -274,6 +275,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_unwind: out of memory\n");
         goto out;
     }
+    env.cfi = cfi;
     xu_cfi_get_stats(cfi, &st);
     printf("synthetic table: %zu rows, %zu rules, %.1f KiB, built in %.3f s\n",
            st.rows, st.rules, (double)st.bytes / 1024.0, now_s() - t0);
@@ -295,14 +297,14 @@ int main(int argc, char **argv)
             goto out;
         }
         check_walk(m, &xu_unwind_fp_ops, NULL, &fp_regs, depth, fp_pcs);
-        check_walk(m, &xu_unwind_cfi_ops, cfi, &fp_regs, depth, fp_pcs);
-        check_walk(m, &xu_unwind_cfi_ops, cfi, &nofp_regs, depth, nofp_pcs);
+        check_walk(m, &xu_unwind_cfi_ops, &env, &fp_regs, depth, fp_pcs);
+        check_walk(m, &xu_unwind_cfi_ops, &env, &nofp_regs, depth, nofp_pcs);
         /* interleaved, best of REPEATS: a busy machine slows all three alike */
         fp = cfi_fp = cfi_nofp = 1e30;
         for (rep = 0; rep < REPEATS; rep++) {
             fp = min2(fp, time_walk(m, &xu_unwind_fp_ops, NULL, &fp_regs, iters));
-            cfi_fp = min2(cfi_fp, time_walk(m, &xu_unwind_cfi_ops, cfi, &fp_regs, iters));
-            cfi_nofp = min2(cfi_nofp, time_walk(m, &xu_unwind_cfi_ops, cfi, &nofp_regs, iters));
+            cfi_fp = min2(cfi_fp, time_walk(m, &xu_unwind_cfi_ops, &env, &fp_regs, iters));
+            cfi_nofp = min2(cfi_nofp, time_walk(m, &xu_unwind_cfi_ops, &env, &nofp_regs, iters));
         }
         printf("%6u %12.1f %12.1f %12.1f %10.2f %10.2f\n", depth, fp, cfi_fp, cfi_nofp,
                cfi_fp / fp, cfi_nofp / fp);
@@ -332,7 +334,7 @@ int main(int argc, char **argv)
                 goto out;
             }
             ns[v] = sample_ns(&g2, &regs, v ? &xu_unwind_cfi_ops : &xu_unwind_fp_ops,
-                              v ? cfi : NULL, depth, iters);
+                              v ? &env : NULL, depth, iters);
             sim_guest_fini(&g2);
             if (ns[v] < 0) {
                 fprintf(stderr, "bench_unwind: the sampler failed\n");

@@ -31,7 +31,9 @@
 #include "output/xu_output.h"
 #include "profile/xu_profile.h"
 #include "sample/xu_sampler.h"
+#include "symbols/xu_elf_code.h"
 #include "symbols/xu_symbols.h"
+#include "symbols/xu_vouch.h"
 #include "target/xu_target.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -380,15 +382,14 @@ static void check_elf_matches(const char *path, struct xu_target *t, struct xu_m
 
 /*
  * The unwinder for --unwind.  auto: CFI from the symbol ELF where it has
- * some, else plain frame pointers; cfi: CFI or an error.  *table is what
- * the unwinder needs as its context (freed by the caller).
+ * some, else plain frame pointers; cfi: CFI or an error.  *table is the
+ * CFI table for the unwinder's env (freed by the caller).
  */
 static int choose_unwinder(const struct xu_options *o, const char *elf_path,
                            struct xu_sampler_config *cfg, void **table, struct xu_log *log)
 {
     *table = NULL;
     cfg->unwinder = &xu_unwind_fp_ops;
-    cfg->unwinder_ctx = NULL;
     if (o->unwind == XU_UNWIND_FP)
         return XU_EXIT_OK;
 #ifdef HAVE_LIBDW
@@ -399,19 +400,18 @@ static int choose_unwinder(const struct xu_options *o, const char *elf_path,
 
         if (rc < 0) {
             if (o->unwind == XU_UNWIND_CFI) {
-                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI (.eh_frame or "
-                         ".debug_frame): %s", elf_path ? elf_path : "no ELF", strerror(-rc));
+                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s",
+                         elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
                 return XU_EXIT_SYMBOLS;
             }
-            xu_debug(log, "no CFI in %s (%s): unwinding with frame pointers",
-                     elf_path ? elf_path : "no ELF", strerror(-rc));
+            xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
+                    elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
             return XU_EXIT_OK;
         }
         xu_cfi_get_stats(cfi, &cst);
         xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
                 o->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
         cfg->unwinder = o->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
-        cfg->unwinder_ctx = cfi;
         *table = cfi;
         return XU_EXIT_OK;
     }
@@ -455,6 +455,9 @@ int xu_record(const struct xu_options *o)
     struct progress pr = { 0 };
     uint64_t *addrs = NULL;
     void *unwind_table = NULL;
+    struct xu_unwind_env unwind_env = { 0 };
+    struct xu_elf_code *code = NULL;
+    const struct xu_arch_ops *arch = NULL;
     char *out_path = NULL, top_text[160] = "";
     const char *top, *label;
     double share;
@@ -542,6 +545,15 @@ int xu_record(const struct xu_options *o)
     }
     if (elf.path)
         check_elf_matches(elf.path, &target, mem, pause_state, &log);
+    /* What the ELF says about hypercall stubs, upcall entries and code,
+     * for the unwinders now and for vouching for finished walks later. */
+    arch = target.arch;
+    if (elf.path && (rc = xu_elf_code_open(elf.path, &log, &code)) < 0)
+        xu_warn(&log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
+                "recognised, and no stack counts as complete", elf.path, strerror(-rc));
+    xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
+    unwind_env.cfi = unwind_table;
+    cfg.unwinder_ctx = &unwind_env;
 
     cfg.frequency_hz = o->frequency;
     cfg.duration_s = o->duration;
@@ -611,6 +623,17 @@ int xu_record(const struct xu_options *o)
         created = 0;
     }
 
+    /* Each finished walk once more, against the ELF: did it reach a root? */
+    {
+        const struct xu_vouch vouch = { .symtab = elf.symtab, .code = code, .arch = arch };
+
+        if (code)
+            xu_vouch_profile(profile, &vouch);
+        else
+            for (size_t i = 0; i < xu_profile_nr_stacks(profile); i++)
+                if (xu_walk_complete(xu_profile_stack(profile, i)->end))
+                    xu_profile_set_end(profile, i, XU_WALK_NOT_ROOT);
+    }
     xu_profile_get_totals(profile, &tot);
     if (tot.samples == 0) {
         xu_error(&log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
@@ -656,7 +679,7 @@ int xu_record(const struct xu_options *o)
             tot.samples, st.elapsed_s, st.elapsed_s > 0 ? (double)st.ticks / st.elapsed_s : 0.0,
             st.missed_deadlines, (double)xu_hist_quantile(&st.paused_ns, 0.5) / 1e3,
             (double)xu_hist_quantile(&st.paused_ns, 0.99) / 1e3,
-            100.0 * (double)tot.by_end[XU_WALK_COMPLETE] / (double)tot.samples,
+            100.0 * (double)xu_profile_complete_samples(&tot) / (double)tot.samples,
             top_text, strcmp(out_path, "-") == 0 ? "stdout" : out_path);
     if (o->stats && write_stats(o->stats, &meta, &st, &tot, out_path, ec, &log) < 0 &&
         ec == XU_EXIT_OK)
@@ -677,6 +700,7 @@ out:
     xu_profile_free(profile);
     xu_elf_choice_dispose(&elf);
     free_unwind_table(unwind_table);
+    xu_elf_code_free(code);
     free(out_path);
     return ec;
 }

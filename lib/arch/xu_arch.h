@@ -96,6 +96,30 @@ struct xu_arch_ops {
     enum xu_mem_fault (*translate)(const struct xu_mmu *mmu, uint64_t va,
                                    xu_arch_read_pte read_pte, void *ctx, uint64_t *frame);
 
+    /*
+     * The stub of a hypercall page entry: how many words it has pushed above
+     * the return address when stopped at offset off of the entry (which
+     * starts entry, hypercall_entry_size bytes long).  -1 when the bytes are
+     * not a stub it knows.  NULL where the architecture has no hypercall
+     * page (AArch64 guests issue HVC themselves).
+     */
+    unsigned int hypercall_entry_size;
+    int (*hypercall_stub)(const uint8_t *entry, unsigned int off, unsigned int *words);
+
+    /*
+     * The frame an event or exception leaves: frame_words words which, if
+     * they look like one, give the interrupted pc and sp.  Plausibility only
+     * (segments, flags, alignment); the caller checks pc against the ELF's
+     * code.  NULL where the architecture has no such frame.
+     */
+    unsigned int interrupt_frame_words;
+    bool (*interrupt_frame)(const uint64_t *words, uint64_t *pc, uint64_t *sp);
+
+    /* Do the call_window bytes that end where ra points end with a call
+     * instruction?  (The ELF's bytes, not the guest's.) */
+    unsigned int call_window;
+    bool (*follows_call)(const uint8_t *before, size_t n);
+
     /* A key that tells address spaces apart for translation caches. */
     uint64_t (*space_key)(const struct xu_mmu *mmu);
 

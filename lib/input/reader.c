@@ -254,7 +254,7 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
         end = XU_WALK_DEPTH;
         st->truncated += count;
     }
-    if (end != XU_WALK_COMPLETE)
+    if (!xu_walk_complete(end))
         st->incomplete += count;
     return xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
 }

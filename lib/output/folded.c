@@ -90,7 +90,7 @@ static int build_line(struct pool *pl, const struct xu_output_ctx *ctx,
         rc = put_frame(pl, buf, first);
         first = false;
     }
-    if (rc == 0 && s->end != XU_WALK_COMPLETE) {
+    if (rc == 0 && !xu_walk_complete(s->end)) {
         rc = put_frame(pl, XU_INCOMPLETE_FRAME, first);
         first = false;
     }

@@ -90,7 +90,7 @@ static inline const char *xu_funcs_name(const struct xu_funcs *fn, uint32_t id)
 /* A walk that did not reach the end of the chain: drawn under "[incomplete]". */
 static inline bool xu_stack_incomplete(const struct xu_stack *s)
 {
-    return s->end != XU_WALK_COMPLETE;
+    return !xu_walk_complete(s->end);
 }
 
 /* Text escaping for the formats that carry names.  Invalid UTF-8 and

@@ -105,7 +105,7 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
             rc = buf_put(b, "\n", 1);
     }
     if (rc == 0)
-        rc = buf_put(b, s->end == XU_WALK_COMPLETE ? "1\n\n" : "0\n\n", 3);
+        rc = buf_put(b, xu_walk_complete(s->end) ? "1\n\n" : "0\n\n", 3);
     return rc;
 }
 

@@ -124,6 +124,8 @@ const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
     if (ctx->names) {
         if (s->pcs[i] < ctx->names->count)
             return ctx->names->names[s->pcs[i]];
+    } else if (s->pcs[i] == XU_PC_UPCALL) {
+        return XU_UPCALL_FRAME;
     } else if (ctx->syms) {
         name = xu_symbolizer_name(ctx->syms, xu_stack_lookup_addr(s, i), &sym);
         if (name && sym)

@@ -203,7 +203,7 @@ static void print_header(FILE *f, const struct xu_output_ctx *ctx)
     if (m && m->duration_s > 0)
         fprintf(f, "Duration: %.2f s at %.0f Hz\n", m->duration_s, m->frequency_hz);
     fprintf(f, "Samples: %" PRIu64 " in %" PRIu64 " distinct stacks", t.samples, t.stacks);
-    incomplete = t.samples - t.by_end[XU_WALK_COMPLETE];
+    incomplete = t.samples - xu_profile_complete_samples(&t);
     if (incomplete && t.samples)
         fprintf(f, ", %" PRIu64 " incomplete walks (%.2f%%)", incomplete,
                 100.0 * (double)incomplete / (double)t.samples);

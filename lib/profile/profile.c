@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,9 @@ const char *xu_walk_end_name(enum xu_walk_end end)
     case XU_WALK_UNMAPPED:  return "unmapped";
     case XU_WALK_DEPTH:     return "depth limit";
     case XU_WALK_NO_PAGING: return "not in long mode";
+    case XU_WALK_CFI_ROOT:  return "cfi root";
+    case XU_WALK_NOT_ROOT:  return "not a root";
+    case XU_WALK_NOT_CALL:  return "not after a call";
     case XU_WALK__COUNT:    break;
     }
     return "unknown";
@@ -49,6 +53,7 @@ struct xu_profile {
     size_t nr_slots;            /* power of two */
     struct arena_block *arena;  /* newest first */
     struct xu_profile_totals totals;
+    bool ends_changed;          /* set_end was called: the hash no longer finds stacks */
 };
 
 /* FNV-1a over the words, mixed per word: cheap and good enough for PCs. */
@@ -150,6 +155,8 @@ int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
 
     if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT)
         return -EINVAL;
+    if (p->ends_changed)
+        return -EPERM;
     h = stack_hash(vcpu, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         rec = &p->stacks[p->slots[j]];
@@ -216,6 +223,19 @@ size_t xu_profile_nr_stacks(const struct xu_profile *p)
 const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i)
 {
     return i < p->nr_stacks ? &p->stacks[i].s : NULL;
+}
+
+void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)
+{
+    struct xu_stack *s;
+
+    if (i >= p->nr_stacks || (unsigned)end >= XU_WALK__COUNT)
+        return;
+    s = &p->stacks[i].s;
+    p->totals.by_end[s->end] -= s->count;
+    p->totals.by_end[end] += s->count;
+    s->end = end;
+    p->ends_changed = true;
 }
 
 static int cmp_u64(const void *a, const void *b)

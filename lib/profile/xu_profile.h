@@ -43,12 +43,26 @@ struct xu_profile_totals {
 struct xu_profile *xu_profile_new(size_t max_stacks);
 void xu_profile_free(struct xu_profile *p);
 
-/* Count one more occurrence (count times) of a stack.  0 or -ENOMEM; a stack
- * refused because the profile is full is counted as dropped and returns 0. */
+/* Count one more occurrence (count times) of a stack.  0 or -ENOMEM (-EPERM
+ * after xu_profile_set_end); a stack refused because the profile is full is
+ * counted as dropped and returns 0. */
 int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
                    uint32_t depth, enum xu_walk_end end, uint64_t count);
 
 void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out);
+
+/* Samples whose walk counts as complete (xu_walk_complete()). */
+static inline uint64_t xu_profile_complete_samples(const struct xu_profile_totals *t)
+{
+    return t->by_end[XU_WALK_COMPLETE] + t->by_end[XU_WALK_CFI_ROOT];
+}
+
+/*
+ * Change why stack i ended (the ELF's verdict on a finished walk, see
+ * xu_walk.h); totals follow.  Only after the last add: adds fail with
+ * -EPERM afterwards, since stacks are found by a hash of their end.
+ */
+void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end);
 
 size_t xu_profile_nr_stacks(const struct xu_profile *p);
 /* Stacks in insertion order, 0 <= i < nr_stacks.  Valid until the next add. */
@@ -56,13 +70,17 @@ const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i);
 
 /*
  * The address to symbolise for frame i of a stack: the PC itself for the
- * innermost frame, pc - 1 (inside the call instruction) for return
+ * innermost frame and an interrupted one, pc - 1 (inside the call instruction) for return
  * addresses, because the return address of a call that ends a function
  * already points into the next function.
  */
 static inline uint64_t xu_stack_lookup_addr(const struct xu_stack *s, uint32_t i)
 {
-    return i == 0 ? s->pcs[0] : s->pcs[i] - 1;
+    /* the innermost PC, a boundary marker and the interrupted PC after one
+     * are exact */
+    if (i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL)
+        return s->pcs[i];
+    return s->pcs[i] - 1;
 }
 
 /*

@@ -53,7 +53,7 @@ struct xu_sampler_config {
     uint64_t max_samples;           /* stop once this many stacks were recorded; 0: no limit */
     unsigned int max_depth;         /* frames per stack, 1..XU_MAX_DEPTH_LIMIT */
     const struct xu_unwinder_ops *unwinder;  /* NULL: frame pointers */
-    void *unwinder_ctx;
+    const void *unwinder_ctx;   /* the unwinder's env (struct xu_unwind_env), may be NULL */
     volatile sig_atomic_t *stop;    /* may be NULL */
     /* Called between ticks (guest running) at most every progress_interval_s. */
     void (*progress)(void *ctx, const struct xu_sampler_stats *st);

@@ -484,7 +484,7 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
     if (eh_hdr.e_ident[EI_CLASS] != ELFCLASS64 || eh_hdr.e_ident[EI_DATA] != ELFDATA2LSB ||
         !(b.arch = xu_arch_by_elf_machine(eh_hdr.e_machine)) ||
         (eh_hdr.e_type != ET_EXEC && eh_hdr.e_type != ET_DYN)) {
-        xu_error(log, "CFI: not a 64-bit little-endian executable or shared object of a "
+        xu_debug(log, "CFI: not a 64-bit little-endian executable or shared object of a "
                  "guest architecture this build knows");
         goto out;
     }
@@ -504,12 +504,12 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
     }
     rc = -ENODATA;
     if (b.nexec == 0) {
-        xu_error(log, "CFI: the ELF has no executable segment");
+        xu_debug(log, "CFI: the ELF has no executable segment");
         goto out;
     }
     rc = -E2BIG;
     if (hi - lo > UINT32_MAX || lo + cfg->bias < lo) {
-        xu_error(log, "CFI: executable code spans 4 GiB or more");
+        xu_debug(log, "CFI: executable code spans 4 GiB or more");
         goto out;
     }
 
@@ -526,7 +526,7 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
         cfi[SRC_DEBUG_FRAME] = NULL;
     rc = -ENODATA;
     if (!eh && !dbg) {
-        xu_error(log, "CFI: the ELF has neither .eh_frame nor .debug_frame");
+        xu_debug(log, "CFI: the ELF has neither .eh_frame nor .debug_frame");
         goto out;
     }
     if (eh && (rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
@@ -535,7 +535,7 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
         goto out;
     rc = -ENODATA;
     if (b.nfdes == 0) {
-        xu_error(log, "CFI: no FDE describes executable code");
+        xu_debug(log, "CFI: no FDE describes executable code");
         goto out;
     }
     qsort(b.fdes, b.nfdes, sizeof(*b.fdes), fde_cmp);
@@ -582,7 +582,7 @@ int xu_cfi_from_memory(const void *image, size_t size, const struct xu_cfi_confi
     /* libelf wants a writable pointer but ELF_C_READ never writes through it */
     elf = elf_memory((char *)(uintptr_t)image, size);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        xu_error(log, "CFI: not an ELF image");
+        xu_debug(log, "CFI: not an ELF image");
         rc = -ENOEXEC;
         goto out;
     }
@@ -604,12 +604,12 @@ int xu_cfi_open(const char *path, const struct xu_cfi_config *cfg, struct xu_log
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         rc = -errno;
-        xu_error(log, "CFI: cannot open %s: %s", path, strerror(errno));
+        xu_debug(log, "CFI: cannot open %s: %s", path, strerror(errno));
         goto out;
     }
     elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
     if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        xu_error(log, "CFI: %s is not an ELF file", path);
+        xu_debug(log, "CFI: %s is not an ELF file", path);
         rc = -ENOEXEC;
         goto out;
     }
@@ -627,4 +627,14 @@ out:
     if (fd >= 0)
         close(fd);
     return rc;
+}
+
+const char *xu_cfi_strerror(int rc)
+{
+    switch (rc) {
+    case -ENOEXEC: return "not a 64-bit ELF executable of a guest architecture this build knows";
+    case -ENODATA: return "no .eh_frame or .debug_frame describing its code";
+    case -E2BIG:   return "its executable code spans 4 GiB or more";
+    }
+    return strerror(rc < 0 ? -rc : rc);
 }

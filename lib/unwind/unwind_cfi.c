@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include "boundary.h"
 #include "cfi_priv.h"
 
 /* A single frame larger than this is taken as corruption, not a stack. */
@@ -23,15 +24,17 @@
 
 static const struct cfi_rule no_rule = { .kind = XU_CFI_NONE };
 
-static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *m,
+static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_mem *m,
                  const struct xu_vcpu_regs *regs, uint64_t *pcs, unsigned int max_depth,
                  struct xu_unwind_result *out)
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
-    uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp;
+    const struct xu_cfi_table *t = env ? env->cfi : NULL;
+    uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp, ipc, isp;
     bool fp_known = true, exact = true;
-    unsigned int depth = 0, switches = 0;
+    unsigned int depth = 0, switches = 0, crossings = 0;
     enum xu_walk_end end;
+    int rc;
 
     if (max_depth == 0) {
         out->depth = 0;
@@ -44,12 +47,27 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
         goto out;
     }
 
+    /* Stopped in a hypercall stub (which has no CFI): step to its caller. */
+    if (depth < max_depth) {
+        rc = xu_unwind_hypercall_step(env, m, regs, pc, sp, &ipc, &isp);
+        if (rc < 0) {
+            end = XU_WALK_UNMAPPED;
+            goto out;
+        }
+        if (rc > 0) {
+            pcs[depth++] = ipc;
+            pc = ipc;
+            sp = isp;
+            exact = false;
+        }
+    }
+
     for (;;) {
         /* a return address follows its call: pc - 1 is still in the caller's
          * call instruction; the first pc and one after a signal frame are exact */
         const struct cfi_rule *r = t ? cfi_find(t, exact ? pc : pc - 1) : &no_rule;
         uint64_t cfa, ra = 0, next_fp = fp, next_sp;
-        bool next_fp_known = fp_known, may_switch = false;
+        bool next_fp_known = fp_known, may_switch = false, signal = false;
 
         if (r->kind != XU_CFI_RULE) {
             if (!fp_fallback) {
@@ -77,7 +95,7 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
             exact = false;
         } else {
             if (r->flags & CFI_F_RA_UNDEF) {
-                end = XU_WALK_COMPLETE;
+                end = XU_WALK_CFI_ROOT;
                 break;
             }
             if ((r->flags & CFI_F_CFA_FP) && !fp_known) {
@@ -105,13 +123,22 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
                 end = XU_WALK_UNMAPPED;
                 break;
             }
-            exact = (r->flags & CFI_F_SIGNAL) != 0;
-            may_switch = exact;
+            signal = (r->flags & CFI_F_SIGNAL) != 0;
+            exact = signal;
+            may_switch = signal;
         }
 
         if (ra == 0) {
             end = XU_WALK_COMPLETE;
             break;
+        }
+        /* the caller of a signal frame was interrupted, not calling */
+        if (signal) {
+            if (depth == max_depth) {
+                end = XU_WALK_DEPTH;
+                break;
+            }
+            pcs[depth++] = XU_PC_UPCALL;
         }
         if (depth == max_depth) {
             end = XU_WALK_DEPTH;
@@ -126,22 +153,46 @@ static void walk(const struct xu_cfi_table *t, bool fp_fallback, struct xu_mem *
         sp = next_sp;
         fp = next_fp;
         fp_known = next_fp_known;
+
+        /* Returning into upcall entry code without CFI of its own: find the
+         * frame the event left (the entry's stack pointer is sp now). */
+        if (!exact && xu_unwind_at_boundary(env, pc) &&
+            (!t || cfi_find(t, pc - 1)->kind != XU_CFI_RULE)) {
+            if (++crossings > XU_UNWIND_MAX_CROSSINGS) {
+                end = XU_WALK_BAD_FRAME;
+                break;
+            }
+            rc = xu_unwind_boundary_step(env, m, sp, &ipc, &isp);
+            if (rc <= 0) {
+                end = rc < 0 ? XU_WALK_UNMAPPED : XU_WALK_BAD_FRAME;
+                break;
+            }
+            if (max_depth - depth < 2) {
+                end = XU_WALK_DEPTH;
+                break;
+            }
+            pcs[depth++] = XU_PC_UPCALL;
+            pcs[depth++] = ipc;
+            pc = ipc;
+            sp = isp;
+            exact = true;
+        }
     }
 out:
     out->depth = depth;
     out->end = end;
 }
 
-static void cfi_walk(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+static void cfi_walk(const void *env, struct xu_mem *m, const struct xu_vcpu_regs *regs,
                      uint64_t *pcs, unsigned int max_depth, struct xu_unwind_result *out)
 {
-    walk(ctx, false, m, regs, pcs, max_depth, out);
+    walk(env, false, m, regs, pcs, max_depth, out);
 }
 
-static void auto_walk(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+static void auto_walk(const void *env, struct xu_mem *m, const struct xu_vcpu_regs *regs,
                       uint64_t *pcs, unsigned int max_depth, struct xu_unwind_result *out)
 {
-    walk(ctx, true, m, regs, pcs, max_depth, out);
+    walk(env, true, m, regs, pcs, max_depth, out);
 }
 
 const struct xu_unwinder_ops xu_unwind_cfi_ops = {

@@ -15,7 +15,7 @@
  */
 #include "config.h"
 
-#include "unwind/xu_unwind.h"
+#include "boundary.h"
 
 /* A single frame larger than this is taken as corruption, not a stack. */
 #define MAX_FRAME_BYTES (64ULL << 20)
@@ -34,14 +34,16 @@ int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, ui
     return 0;
 }
 
-void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
+void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
+                  const struct xu_vcpu_regs *regs,
                   uint64_t *pcs, unsigned int max_depth,
                   struct xu_unwind_result *out)
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
-    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret;
-    unsigned int depth = 0;
+    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, ipc, isp;
+    unsigned int depth = 0, crossings = 0;
     enum xu_walk_end end;
+    int r;
 
     if (max_depth == 0) {
         out->depth = 0;
@@ -52,6 +54,21 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
     if (!a->stack_readable(regs)) {
         end = XU_WALK_NO_PAGING;
         goto out;
+    }
+
+    /* Stopped in a hypercall stub: its caller's return address is under
+     * what the stub pushed, and the frame-pointer chain still starts at
+     * the caller's record. */
+    if (depth < max_depth) {
+        r = xu_unwind_hypercall_step(env, m, regs, regs->ip, regs->sp, &ret, &isp);
+        if (r < 0) {
+            end = XU_WALK_UNMAPPED;
+            goto out;
+        }
+        if (r > 0) {
+            pcs[depth++] = ret;
+            lower = isp;
+        }
     }
 
     for (;;) {
@@ -79,6 +96,28 @@ void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
             break;
         }
         pcs[depth++] = ret;
+        if (xu_unwind_at_boundary(env, ret)) {
+            /* The handler returns into entry code: what lies above was
+             * interrupted.  The handler's record kept the interrupted fp. */
+            if (++crossings > XU_UNWIND_MAX_CROSSINGS) {
+                end = XU_WALK_BAD_FRAME;
+                break;
+            }
+            r = xu_unwind_boundary_step(env, m, fp + a->record_size, &ipc, &isp);
+            if (r <= 0) {
+                end = r < 0 ? XU_WALK_UNMAPPED : XU_WALK_BAD_FRAME;
+                break;
+            }
+            if (max_depth - depth < 2) {
+                end = XU_WALK_DEPTH;
+                break;
+            }
+            pcs[depth++] = XU_PC_UPCALL;
+            pcs[depth++] = ipc;
+            lower = isp;        /* the one step that may move to another stack */
+            fp = next_fp;
+            continue;
+        }
         if (next_fp == 0) {
             end = XU_WALK_COMPLETE;
             break;
@@ -95,10 +134,10 @@ out:
     out->end = end;
 }
 
-static void fp_walk(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+static void fp_walk(const void *env, struct xu_mem *m, const struct xu_vcpu_regs *regs,
                     uint64_t *pcs, unsigned int max_depth, struct xu_unwind_result *out)
 {
-    xu_unwind_fp(m, regs, pcs, max_depth, out);
+    xu_unwind_fp(env, m, regs, pcs, max_depth, out);
 }
 
 const struct xu_unwinder_ops xu_unwind_fp_ops = {

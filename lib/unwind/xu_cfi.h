@@ -110,7 +110,9 @@ struct xu_cfi_stats {
  * Compile the CFI of the ELF at path (cfg may be NULL).
  * Errors: -ENOENT/-EACCES, -ENOEXEC (not an ET_EXEC/ET_DYN ELF of a known guest architecture),
  * -ENODATA (no usable CFI), -E2BIG (code spans 4 GiB or more), -ENOMEM.
- * A truncated table is a success; the logger warns and stats say so.
+ * A truncated table is a success; the logger warns and stats say so.  Why
+ * there is no table is logged at debug level only: whether that is an error
+ * is the caller's call (xu_cfi_strerror() says it in words).
  */
 int xu_cfi_open(const char *path, const struct xu_cfi_config *cfg, struct xu_log *log,
                 struct xu_cfi_table **out);
@@ -122,6 +124,9 @@ int xu_cfi_from_memory(const void *image, size_t size, const struct xu_cfi_confi
 int xu_cfi_from_rows(const struct xu_cfi_row *rows, size_t n, const struct xu_cfi_config *cfg,
                      struct xu_cfi_table **out);
 void xu_cfi_free(struct xu_cfi_table *t);
+
+/* Why xu_cfi_open() gave no table, for its error code. */
+const char *xu_cfi_strerror(int rc);
 
 void xu_cfi_get_stats(const struct xu_cfi_table *t, struct xu_cfi_stats *out);
 

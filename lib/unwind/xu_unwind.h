@@ -18,7 +18,41 @@
 #include "profile/xu_walk.h"
 #include "target/xu_target.h"
 
+struct xu_cfi_table;
 
+/* [start, end) of guest code. */
+struct xu_code_range {
+    uint64_t start, end;
+};
+
+#define XU_UNWIND_MAX_RANGES 64
+
+/*
+ * What the guest's ELF tells an unwinder before sampling starts; every part
+ * is optional (zeroed: not known).  It is the ctx of every unwinder below
+ * (NULL: nothing known), built once (xu_unwind_env_from_elf() in
+ * lib/symbols/xu_vouch.h) and only read while the guest is paused.
+ *  - cfi: the compiled CFI table (xu_cfi.h), for "cfi" and "auto".
+ *  - hypercall_page: the guest's hypercall page.  A vCPU stopped in it is
+ *    stepped out of the stub by its architecture's rule, whatever the
+ *    unwinder, so the HYPERVISOR_* function that called it is kept.
+ *  - boundary: entry code of event upcalls and exceptions.  A return
+ *    address in one means the frames above were interrupted, not called:
+ *    the walk looks for the frame the event left (the architecture's
+ *    interrupt frame, on the stack or behind a saved pointer to it, as
+ *    entry code that switches to an interrupt stack leaves it), inserts
+ *    XU_PC_UPCALL and goes on from the interrupted PC and stack.  That is
+ *    the one place a walk may move to a lower stack.
+ *  - text: the guest's code, where an interrupted PC must lie.
+ */
+struct xu_unwind_env {
+    const struct xu_cfi_table *cfi;
+    struct xu_code_range hypercall_page;
+    struct xu_code_range boundary[XU_UNWIND_MAX_RANGES];
+    unsigned int nr_boundary;
+    struct xu_code_range text[XU_UNWIND_MAX_RANGES];
+    unsigned int nr_text;
+};
 
 struct xu_unwind_result {
     unsigned int depth;     /* number of entries written to pcs */
@@ -26,10 +60,11 @@ struct xu_unwind_result {
 };
 
 struct xu_unwinder_ops {
-    const char *name;       /* "fp", later "cfi" */
+    const char *name;       /* "fp", "cfi", "auto" */
     /* Walk the stack of the vCPU whose registers are regs; m's context must
-     * already be set to it.  pcs has room for max_depth entries. */
-    void (*walk)(void *ctx, struct xu_mem *m, const struct xu_vcpu_regs *regs,
+     * already be set to it.  pcs has room for max_depth entries.  env is a
+     * const struct xu_unwind_env * or NULL. */
+    void (*walk)(const void *env, struct xu_mem *m, const struct xu_vcpu_regs *regs,
                  uint64_t *pcs, unsigned int max_depth,
                  struct xu_unwind_result *out);
 };
@@ -45,7 +80,8 @@ int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, ui
 /* The frame-pointer unwinder: frame records from fp upwards. */
 extern const struct xu_unwinder_ops xu_unwind_fp_ops;
 
-void xu_unwind_fp(struct xu_mem *m, const struct xu_vcpu_regs *regs,
+void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
+                  const struct xu_vcpu_regs *regs,
                   uint64_t *pcs, unsigned int max_depth,
                   struct xu_unwind_result *out);
 

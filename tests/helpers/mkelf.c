@@ -139,6 +139,13 @@ static size_t fill_syms(Elf64_Sym *out, struct strbuf *str, const Elf64_Sym *hea
 int mkelf_write_sections(const char *path, const struct mkelf_section *secs, size_t nsecs,
                          const struct mkelf_sym *syms, size_t n, unsigned int flags)
 {
+    return mkelf_write_patched(path, secs, nsecs, NULL, 0, syms, n, flags);
+}
+
+int mkelf_write_patched(const char *path, const struct mkelf_section *secs, size_t nsecs,
+                        const struct mkelf_patch *patches, size_t npatches,
+                        const struct mkelf_sym *syms, size_t n, unsigned int flags)
+{
     struct mk mk;
     Elf *elf = NULL;
     Elf64_Ehdr *eh;
@@ -178,6 +185,13 @@ int mkelf_write_sections(const char *path, const struct mkelf_section *secs, siz
             if (!mk.code[i])
                 goto out;
             memset(mk.code[i], 0xcc, secs[i].size);     /* int3 */
+            for (size_t k = 0; k < npatches; k++) {
+                const struct mkelf_patch *pt = &patches[k];
+
+                if (pt->addr >= secs[i].addr && pt->len <= secs[i].size &&
+                    pt->addr - secs[i].addr <= secs[i].size - pt->len)
+                    memcpy(mk.code[i] + (pt->addr - secs[i].addr), pt->bytes, pt->len);
+            }
         }
         if (!add_section(elf, &mk.shstr, secs[i].name, progbits ? SHT_PROGBITS : SHT_NOBITS,
                          sflags, secs[i].addr, mk.code[i], secs[i].size, ELF_T_BYTE, 16))

@@ -5,7 +5,8 @@
  *
  * The file is an ET_EXEC with:
  *   - the given code sections (PROGBITS, ALLOC|EXECINSTR unless exec is
- *     false, contents 0xcc), in order, section indices 1..nsecs;
+ *     false, contents 0xcc but for the patches of mkelf_write_patched), in
+ *     order, section indices 1..nsecs;
  *   - .symtab + .strtab holding a STT_FILE symbol "mkelf.c", one STT_SECTION
  *     symbol per code section (so readers must skip them), then the given
  *     symbols, locals before globals as the ELF spec requires;
@@ -45,6 +46,14 @@ struct mkelf_sym {
     int section;                /* index into the sections given; 0 by default */
 };
 
+/* Bytes to place at addr in a section (the rest is int3), e.g. call
+ * instructions before the return addresses a test's stacks hold. */
+struct mkelf_patch {
+    uint64_t addr;
+    const uint8_t *bytes;
+    size_t len;
+};
+
 struct mkelf_section {
     const char *name;           /* ".text", ".init.text", ".data", ... */
     uint64_t addr, size;
@@ -61,5 +70,11 @@ int mkelf_write(const char *path, uint64_t text_addr, uint64_t text_size,
 /* Any number of sections (1..64).  0 or -errno. */
 int mkelf_write_sections(const char *path, const struct mkelf_section *secs, size_t nsecs,
                          const struct mkelf_sym *syms, size_t n, unsigned int flags);
+
+/* The same, with bytes placed in the sections (patches outside every
+ * section are ignored). */
+int mkelf_write_patched(const char *path, const struct mkelf_section *secs, size_t nsecs,
+                        const struct mkelf_patch *patches, size_t npatches,
+                        const struct mkelf_sym *syms, size_t n, unsigned int flags);
 
 #endif

@@ -12,6 +12,7 @@
 #include <elf.h>
 
 #include "arch/xu_arch.h"
+#include "code.h"
 #include "pagewalk.h"
 
 static bool x86_stack_readable(const struct xu_vcpu_regs *regs)
@@ -40,6 +41,12 @@ const struct xu_arch_ops xu_arch_x86_64 = {
     .record_ra_off = 8,
     .record_size = 16,
     .has_link_register = false,
+    .hypercall_entry_size = 32,
+    .hypercall_stub = xu_x86_hypercall_stub,
+    .interrupt_frame_words = 5,
+    .interrupt_frame = xu_x86_interrupt_frame,
+    .call_window = 8,
+    .follows_call = xu_x86_follows_call,
     .stack_readable = x86_stack_readable,
     .translate = xu_x86_translate,
     .space_key = x86_space_key,

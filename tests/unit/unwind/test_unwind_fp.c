@@ -49,7 +49,7 @@ static void walk(struct fixture *f, const struct xu_vcpu_regs *regs, uint64_t *p
 {
     xu_mem_begin(f->m);
     xu_mem_set_context(f->m, regs);
-    xu_unwind_fp(f->m, regs, pcs, max, res);
+    xu_unwind_fp(NULL, f->m, regs, pcs, max, res);
 }
 
 static const uint64_t chain5[] = {

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * code.c - x86-64 machine code the unwinder must recognise: the stubs Xen
+ * writes into a guest's hypercall page, the frame an event or exception
+ * leaves on the stack, and call instructions before a return address.
+ *
+ * Hypercall page entries are 32 bytes.  Xen writes, for a 64-bit PV guest,
+ * "push %rcx; push %r11; mov $nr,%eax; syscall; pop %r11; pop %rcx; ret"
+ * (the iret entry pushes %rax too and never returns), and for PVH/HVM
+ * "mov $nr,%eax; vmcall (or vmmcall); ret".  Rather than trust the guest
+ * type, the entry's own bytes are decoded up to the stopped offset: what
+ * was pushed so far sits above the return address.
+ */
+#include "config.h"
+
+#include "code.h"
+
+#define MAX_STUB_WORDS 4
+
+int xu_x86_hypercall_stub(const uint8_t *e, unsigned int off, unsigned int *words)
+{
+    unsigned int pos = 0, n = 0, len;
+    int delta;
+
+    /* at most 32 bytes: each step consumes at least one */
+    while (pos < off) {
+        const uint8_t *b = e + pos;
+
+        if (pos >= 32)
+            return -1;
+        delta = 0;
+        if (b[0] == 0x50 || b[0] == 0x51) {                 /* push %rax, %rcx */
+            len = 1;
+            delta = 1;
+        } else if (b[0] == 0x58 || b[0] == 0x59) {          /* pop %rax, %rcx */
+            len = 1;
+            delta = -1;
+        } else if (pos + 1 < 32 && b[0] == 0x41 && b[1] == 0x53) {  /* push %r11 */
+            len = 2;
+            delta = 1;
+        } else if (pos + 1 < 32 && b[0] == 0x41 && b[1] == 0x5b) {  /* pop %r11 */
+            len = 2;
+            delta = -1;
+        } else if (b[0] == 0xb8) {                          /* mov $imm32,%eax */
+            len = 5;
+        } else if (pos + 1 < 32 && b[0] == 0x0f && b[1] == 0x05) {  /* syscall */
+            len = 2;
+        } else if (pos + 2 < 32 && b[0] == 0x0f && b[1] == 0x01 &&
+                   (b[2] == 0xc1 || b[2] == 0xd9)) {        /* vmcall, vmmcall */
+            len = 3;
+        } else {
+            return -1;      /* ret, ud2, padding or unknown: nothing stops past them */
+        }
+        if ((delta < 0 && n == 0) || (delta > 0 && n == MAX_STUB_WORDS))
+            return -1;
+        n = (unsigned int)((int)n + delta);
+        pos += len;
+    }
+    if (pos != off)
+        return -1;          /* inside an instruction: not a stopped vCPU's PC */
+    *words = n;
+    return 0;
+}
+
+/* Bits 63:22 of RFLAGS are reserved (zero), bit 1 is always one, VM (17)
+ * is never set in a 64-bit frame. */
+#define RFLAGS_FIXED1    (1ULL << 1)
+#define RFLAGS_RESERVED  (~((1ULL << 22) - 1))
+#define RFLAGS_VM        (1ULL << 17)
+
+static bool canonical48(uint64_t a)
+{
+    return (uint64_t)((int64_t)(a << 16) >> 16) == a;
+}
+
+/* [rip, cs, rflags, rsp, ss]: what a CPU pushes for an interrupt (PVH/HVM)
+ * and what Xen's bounce frame ends with above rcx and r11 (PV). */
+bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t *pc, uint64_t *sp)
+{
+    uint64_t rip = w[0], cs = w[1], rflags = w[2], rsp = w[3], ss = w[4];
+
+    if (cs == 0 || cs > 0xffff || ss > 0xffff)
+        return false;
+    if (!(rflags & RFLAGS_FIXED1) || (rflags & (RFLAGS_RESERVED | RFLAGS_VM)))
+        return false;
+    if (rip == 0 || !canonical48(rip) || rsp == 0 || !canonical48(rsp))
+        return false;
+    *pc = rip;
+    *sp = rsp;
+    return true;
+}
+
+/* Length of an "ff /2" (call near, indirect) from its ModRM byte on. */
+static unsigned int indirect_call_len(const uint8_t *modrm_and_more, size_t avail)
+{
+    uint8_t modrm = modrm_and_more[0];
+    unsigned int mod = modrm >> 6, rm = modrm & 7, len = 2;    /* ff + modrm */
+
+    if (((modrm >> 3) & 7) != 2)
+        return 0;
+    if (mod == 3)
+        return len;
+    if (rm == 4) {                      /* SIB */
+        if (avail < 2)
+            return 0;
+        len++;
+        if (mod == 0 && (modrm_and_more[1] & 7) == 5)
+            len += 4;                   /* disp32, no base */
+    } else if (mod == 0 && rm == 5) {
+        len += 4;                       /* rip-relative */
+    }
+    if (mod == 1)
+        len += 1;
+    else if (mod == 2)
+        len += 4;
+    return len;
+}
+
+bool xu_x86_follows_call(const uint8_t *before, size_t n)
+{
+    size_t l;
+
+    if (n >= 5 && before[n - 5] == 0xe8)
+        return true;                    /* call rel32 */
+    /* call *r/m64, perhaps with a REX prefix: 2 to 8 bytes */
+    for (l = 2; l <= 8 && l <= n; l++) {
+        const uint8_t *b = before + n - l;
+        size_t skip = (b[0] >= 0x40 && b[0] <= 0x4f) ? 1 : 0;
+
+        if (l - skip < 2 || b[skip] != 0xff)
+            continue;
+        if (indirect_call_len(b + skip + 1, l - skip - 1) == l - skip)
+            return true;
+    }
+    return false;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vouch.c - the ELF's word on special code and on finished walks
+ * (see xu_vouch.h).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "symbols/xu_vouch.h"
+
+const char *const xu_default_roots[] = {
+    "thread_starter",                       /* Mini-OS */
+    "asm_thread_starter",                   /* Unikraft */
+    "ret_from_fork", "ret_from_fork_asm",   /* Linux */
+    "startup_64", "secondary_startup_64", "cpu_bringup_and_idle",
+    "_start", "_start_ap",                  /* the lab's test guests */
+    NULL,
+};
+
+const char *const xu_boundary_symbols[] = {
+    "hypervisor_callback", "hypervisor_callback2", "error_entry",  /* Mini-OS, Unikraft */
+    "xen_hypervisor_callback", "asm_exc_xen_hypervisor_callback",  /* Linux */
+    "xen_asm_exc_xen_hypervisor_callback", "asm_sysvec_xen_hvm_callback",
+    "asm_common_interrupt",
+    NULL,
+};
+
+void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code *code,
+                            const struct xu_arch_ops *arch, struct xu_unwind_env *env)
+{
+    const struct xu_symbol *s;
+    const struct xu_code_range *r;
+    unsigned int i, n = 0;
+
+    memset(&env->hypercall_page, 0, sizeof(env->hypercall_page));
+    env->nr_boundary = env->nr_text = 0;
+    if (st && arch->hypercall_stub && (s = xu_symtab_find(st, "hypercall_page"))) {
+        /* a page of 128 entries, whatever size the symbol claims */
+        env->hypercall_page.start = s->start;
+        env->hypercall_page.end = s->start + 128ULL * arch->hypercall_entry_size;
+    }
+    for (i = 0; st && xu_boundary_symbols[i] && env->nr_boundary < XU_UNWIND_MAX_RANGES; i++) {
+        s = xu_symtab_find(st, xu_boundary_symbols[i]);
+        if (s && s->size) {
+            env->boundary[env->nr_boundary].start = s->start;
+            env->boundary[env->nr_boundary].end = s->start + s->size;
+            env->nr_boundary++;
+        }
+    }
+    if (code) {
+        r = xu_elf_code_ranges(code, &n);
+        memcpy(env->text, r, n * sizeof(*r));
+        env->nr_text = n;
+    }
+}
+
+static bool is_root(const struct xu_vouch *v, uint64_t addr)
+{
+    const struct xu_symbol *s = v->symtab ? xu_symtab_lookup(v->symtab, addr) : NULL;
+    const char *const *roots = v->roots ? v->roots : xu_default_roots;
+    uint64_t entry = v->code ? xu_elf_code_entry(v->code) : 0;
+    size_t i;
+
+    if (!s)
+        return false;
+    if (entry && entry >= s->start && entry - s->start < s->size)
+        return true;
+    for (i = 0; roots[i]; i++)
+        if (strcmp(roots[i], s->name) == 0)
+            return true;
+    return false;
+}
+
+/* Every return address of s follows a call: frames 1.. that are neither a
+ * boundary marker nor the exact PC an event interrupted. */
+static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack *s)
+{
+    size_t n = v->arch->call_window;
+    uint32_t i;
+
+    if (!v->arch->follows_call || !v->code)
+        return true;        /* nothing to check with: the walk's word stands */
+    for (i = 1; i < s->depth; i++) {
+        const uint8_t *b;
+
+        if (s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL)
+            continue;
+        b = xu_elf_code_before(v->code, s->pcs[i], n);
+        if (!b) {
+            /* near the start of a range: what there is of it */
+            size_t k;
+
+            for (k = n - 1; k >= 2 && !b; k--)
+                if ((b = xu_elf_code_before(v->code, s->pcs[i], k)))
+                    n = k;
+            if (!b)
+                return false;
+        }
+        if (!v->arch->follows_call(b, n))
+            return false;
+        n = v->arch->call_window;
+    }
+    return true;
+}
+
+void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v)
+{
+    size_t i, nr = xu_profile_nr_stacks(p);
+
+    for (i = 0; i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+        enum xu_walk_end end = s->end;
+        uint32_t last = s->depth - 1;
+
+        if (end != XU_WALK_COMPLETE && end != XU_WALK_CFI_ROOT)
+            continue;
+        if (!returns_follow_calls(v, s))
+            end = XU_WALK_NOT_CALL;
+        else if (end == XU_WALK_COMPLETE && !is_root(v, xu_stack_lookup_addr(s, last)))
+            end = XU_WALK_NOT_ROOT;
+        else
+            end = XU_WALK_COMPLETE;
+        if (end != s->end)
+            xu_profile_set_end(p, i, end);
+    }
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_elf_code.h - the guest's code as its ELF file holds it: the executable
+ * ranges, their bytes and the entry point.
+ *
+ * The unwinder needs the ranges (an interrupted PC must lie in code) and
+ * the vouching of finished stacks needs the bytes before each return
+ * address (does a call instruction end there?).  Both come from the file,
+ * never from guest memory, and both are read once, before sampling.  The
+ * file is hostile input: at most XU_ELF_CODE_MAX_BYTES of code and
+ * XU_UNWIND_MAX_RANGES ranges are kept (more is refused, not truncated
+ * silently: the logger says so and the ranges kept are the first ones).
+ */
+#ifndef XU_ELF_CODE_H
+#define XU_ELF_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "unwind/xu_unwind.h"
+#include "util/xu_log.h"
+
+#define XU_ELF_CODE_MAX_BYTES (256u << 20)
+
+struct xu_elf_code;
+
+/* -ENOENT/-EACCES, -ENOEXEC (not a 64-bit ELF), -ENODATA (no code), -ENOMEM. */
+int xu_elf_code_open(const char *path, struct xu_log *log, struct xu_elf_code **out);
+void xu_elf_code_free(struct xu_elf_code *c);
+
+/* The executable ranges, sorted; *n of them. */
+const struct xu_code_range *xu_elf_code_ranges(const struct xu_elf_code *c, unsigned int *n);
+/* The n bytes that end at addr (exclusive), or NULL when they are not all
+ * in one executable range with file contents. */
+const uint8_t *xu_elf_code_before(const struct xu_elf_code *c, uint64_t addr, size_t n);
+uint64_t xu_elf_code_entry(const struct xu_elf_code *c);
+unsigned int xu_elf_code_machine(const struct xu_elf_code *c);
+
+#endif

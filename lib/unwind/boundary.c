@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * boundary.c - hypercall stubs and interrupt frames, for every unwinder.
+ *
+ * Both steps read a bounded number of words near the stack pointer, only
+ * through the cached guest memory, and trust nothing they read: a stub is
+ * decoded by the architecture from the entry's own bytes, and an interrupt
+ * frame must look like one (the architecture's check) and hold a PC inside
+ * the guest's code.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "boundary.h"
+
+/* Where entry code may keep the interrupt frame, in words from the entry's
+ * stack pointer at its call to the handler: on the same stack (a PV bounce
+ * frame or a hardware frame, under the registers the entry saved), or
+ * behind one of the first saved words (entry code that switched to an
+ * interrupt stack and kept the old stack pointer, or a pointer to its
+ * saved registers, there). */
+#define SCAN_WORDS      48
+#define POINTER_WORDS   4
+#define BEHIND_WORDS    32
+#define MAX_FRAME_WORDS 8
+
+bool xu_unwind_in_range(const struct xu_code_range *r, unsigned int n, uint64_t pc)
+{
+    unsigned int i;
+
+    for (i = 0; i < n; i++)
+        if (pc >= r[i].start && pc < r[i].end)
+            return true;
+    return false;
+}
+
+int xu_unwind_hypercall_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                             const struct xu_vcpu_regs *regs, uint64_t pc, uint64_t sp,
+                             uint64_t *ra, uint64_t *caller_sp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    uint8_t entry[64];
+    unsigned int words, size = a->hypercall_entry_size;
+    uint64_t start, slot;
+
+    if (!env || !a->hypercall_stub || size == 0 || size > sizeof(entry) ||
+        !xu_unwind_in_range(&env->hypercall_page, 1, pc))
+        return 0;
+    start = pc - (pc - env->hypercall_page.start) % size;
+    if (xu_mem_read(m, start, entry, size) < 0)
+        return -1;
+    if (a->hypercall_stub(entry, (unsigned int)(pc - start), &words) < 0)
+        return 0;
+    slot = sp + 8ULL * words;
+    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+        return -1;
+    *ra = a->code_address(regs, *ra);
+    *caller_sp = slot + 8;
+    return 1;
+}
+
+bool xu_unwind_at_boundary(const struct xu_unwind_env *env, uint64_t ra)
+{
+    return env && xu_unwind_in_range(env->boundary, env->nr_boundary, ra);
+}
+
+/* Words from addr up to max, stopping at the first page that faults (a
+ * stack's top is often the last mapped page).  Returns how many were read. */
+static unsigned int read_words(struct xu_mem *m, uint64_t addr, uint64_t *buf, unsigned int max)
+{
+    unsigned int n = 0;
+
+    while (n < max) {
+        uint64_t left = XU_PAGE_SIZE - (addr & (XU_PAGE_SIZE - 1));
+        unsigned int chunk = (unsigned int)(left / 8);
+
+        if (chunk == 0)
+            chunk = 1;
+        if (chunk > max - n)
+            chunk = max - n;
+        if (xu_mem_read(m, addr, buf + n, chunk * 8ULL) < 0)
+            break;
+        n += chunk;
+        addr += chunk * 8ULL;
+    }
+    return n;
+}
+
+/* An interrupt frame among words[0..n): the first whose PC is guest code. */
+static bool find_frame(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                       const uint64_t *words, unsigned int n, uint64_t *pc, uint64_t *sp)
+{
+    unsigned int i, fw = a->interrupt_frame_words;
+
+    for (i = 0; i + fw <= n; i++)
+        if (a->interrupt_frame(words + i, pc, sp) &&
+            xu_unwind_in_range(env->text, env->nr_text, *pc))
+            return true;
+    return false;
+}
+
+int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t cfa,
+                            uint64_t *pc, uint64_t *sp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    uint64_t near[SCAN_WORDS + MAX_FRAME_WORDS], behind[BEHIND_WORDS + MAX_FRAME_WORDS];
+    unsigned int i, n, fw = a->interrupt_frame_words;
+
+    if (!env || !a->interrupt_frame || fw == 0 || fw > MAX_FRAME_WORDS || (cfa & 7) ||
+        cfa > UINT64_MAX - sizeof(near))
+        return 0;
+    n = read_words(m, cfa, near, SCAN_WORDS + fw);
+    if (n == 0)
+        return -1;
+    if (find_frame(env, a, near, n, pc, sp))
+        return 1;
+    for (i = 0; i < POINTER_WORDS && i < n; i++) {
+        uint64_t p = near[i];
+
+        /* a saved stack pointer or register block: aligned, and not code */
+        if (p == 0 || (p & 7) || p > UINT64_MAX - sizeof(behind) ||
+            xu_unwind_in_range(env->text, env->nr_text, p))
+            continue;
+        n = read_words(m, p, behind, BEHIND_WORDS + fw);
+        if (find_frame(env, a, behind, n, pc, sp))
+            return 1;
+    }
+    return 0;
+}

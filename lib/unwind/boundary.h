@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * boundary.h - the steps every unwinder takes at the edges of ordinary
+ * calls (private to lib/unwind): out of a hypercall page stub, and across
+ * the frame an event upcall or exception left.  See struct xu_unwind_env.
+ */
+#ifndef XU_UNWIND_BOUNDARY_H
+#define XU_UNWIND_BOUNDARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unwind/xu_unwind.h"
+
+/* Boundaries (stack switches) one walk may cross: an exception taken
+ * inside an upcall is two. */
+#define XU_UNWIND_MAX_CROSSINGS 2
+
+bool xu_unwind_in_range(const struct xu_code_range *r, unsigned int n, uint64_t pc);
+
+/*
+ * A vCPU stopped at pc in the hypercall page: the return address the
+ * calling HYPERVISOR_* function left, and the stack pointer after it.
+ * 1 done, 0 pc is not in a stub the architecture knows, -1 a read faulted.
+ */
+int xu_unwind_hypercall_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                             const struct xu_vcpu_regs *regs, uint64_t pc, uint64_t sp,
+                             uint64_t *ra, uint64_t *caller_sp);
+
+/* Is ra inside the entry code of an upcall or exception? */
+bool xu_unwind_at_boundary(const struct xu_unwind_env *env, uint64_t ra);
+
+/*
+ * The frame the event left, found from cfa (the stack pointer of the entry
+ * code when it called the handler): the interrupted pc and sp.  1 found,
+ * 0 not found (the walk must stop: going on would invent a call), -1 a
+ * read faulted.
+ */
+int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t cfa,
+                            uint64_t *pc, uint64_t *sp);
+
+#endif

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_unwind_boundary.c - the edges of ordinary calls, for every unwinder:
+ * a vCPU stopped in the hypercall page (PV stubs push %rcx and %r11 over
+ * the return address, PVH/HVM stubs push nothing), and handlers of event
+ * upcalls whose frames were interrupted, not called: the frame the event
+ * left on the same stack, or behind a pointer saved on an interrupt stack,
+ * above or below the thread's stack.  Stacks are laid out by hand in the
+ * simulated guest, as the guests' entry code lays them out.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim_guest.h"
+#include "unwind/xu_cfi.h"
+#include "unwind/xu_unwind.h"
+
+/* Code addresses (the sim maps a page of text for the hypercall page). */
+#define TEXT            SIM_TEXT_BASE
+#define HCALL_PAGE      (TEXT + 0x10000)
+#define ENTRY_SCHED_OP  (HCALL_PAGE + 29 * 32)
+#define H_RET           (TEXT + 0x1105)     /* in HYPERVISOR_sched_op, after its call */
+#define B_RET           (TEXT + 0x1205)     /* in block_domain */
+#define TS_RET          (TEXT + 0x1305)     /* in thread_starter */
+#define CB_START        (TEXT + 0x2000)     /* hypervisor_callback */
+#define CB_RET          (TEXT + 0x2040)
+#define CB_END          (TEXT + 0x2100)
+#define HANDLER_PC      (TEXT + 0x3010)     /* in do_hypervisor_callback */
+#define BUSY_PC         (TEXT + 0x4022)     /* the interrupted function */
+#define MAIN_RET        (TEXT + 0x4105)
+#define START_RET       (TEXT + 0x4205)
+
+#define STACK(id)       (SIM_STACK_BASE + (uint64_t)(id) * SIM_STACK_SPAN)
+
+struct fixture {
+    struct sim_guest g;
+    struct xu_target t;
+    struct xu_mem *m;
+    struct xu_unwind_env env;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+
+    assert_non_null(f);
+    assert_int_equal(sim_guest_init(&f->g, XU_GUEST_PV, 1, 0), 0);
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, HCALL_PAGE, XU_PAGE_SIZE), 0);
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, STACK(0), 3 * SIM_STACK_SPAN), 0);
+    assert_int_equal(xu_sim_target_open(f->g.sim, &f->t, NULL), 0);
+    f->m = xu_mem_new(&f->t, NULL);
+    assert_non_null(f->m);
+    f->env.hypercall_page.start = HCALL_PAGE;
+    f->env.hypercall_page.end = HCALL_PAGE + XU_PAGE_SIZE;
+    f->env.boundary[0].start = CB_START;
+    f->env.boundary[0].end = CB_END;
+    f->env.nr_boundary = 1;
+    f->env.text[0].start = TEXT;
+    f->env.text[0].end = TEXT + 0x100000;
+    f->env.nr_text = 1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+
+    if (f) {
+        xu_mem_free(f->m);
+        xu_target_close(&f->t);
+        sim_guest_fini(&f->g);
+        free(f);
+    }
+    return 0;
+}
+
+static void put(struct fixture *f, uint64_t va, uint64_t v)
+{
+    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, va, v), 0);
+}
+
+static void regs_at(struct fixture *f, struct xu_vcpu_regs *r, uint64_t ip, uint64_t sp,
+                    uint64_t fp)
+{
+    memset(r, 0, sizeof(*r));
+    r->online = true;
+    r->kernel_mode = true;
+    r->mmu.paging = XU_PAGING_LONG4;
+    r->mmu.root = f->g.root;
+    r->ip = ip;
+    r->sp = sp;
+    r->fp = fp;
+}
+
+static void walk(struct fixture *f, const struct xu_unwinder_ops *ops,
+                 const struct xu_unwind_env *env, const struct xu_vcpu_regs *r,
+                 uint64_t *pcs, struct xu_unwind_result *res)
+{
+    xu_mem_begin(f->m);
+    xu_mem_set_context(f->m, r);
+    ops->walk(env, f->m, r, pcs, 32, res);
+}
+
+static void expect(const uint64_t *pcs, const struct xu_unwind_result *res,
+                   enum xu_walk_end end, const uint64_t *want, unsigned int n)
+{
+    unsigned int i;
+
+    if (res->end != end || res->depth != n) {
+        for (i = 0; i < res->depth; i++)
+            print_message("  pcs[%u] = %#llx\n", i, (unsigned long long)pcs[i]);
+        fail_msg("walk ended %s at depth %u, expected %s at depth %u",
+                 xu_walk_end_name(res->end), res->depth, xu_walk_end_name(end), n);
+    }
+    for (i = 0; i < n; i++)
+        if (pcs[i] != want[i])
+            fail_msg("pcs[%u] = %#llx, expected %#llx", i, (unsigned long long)pcs[i],
+                     (unsigned long long)want[i]);
+}
+
+/* block_domain's and HYPERVISOR_sched_op's frame records on stack 0;
+ * returns HYPERVISOR_sched_op's fp. */
+static uint64_t blocking_chain(struct fixture *f)
+{
+    uint64_t f2 = STACK(1) - 64, f1 = f2 - 48;
+
+    put(f, f2, 0);
+    put(f, f2 + 8, TS_RET);
+    put(f, f1, f2);
+    put(f, f1 + 8, B_RET);
+    return f1;
+}
+
+static void write_pv_stub(struct fixture *f)
+{
+    static const uint8_t stub[14] = { 0x51, 0x41, 0x53, 0xb8, 29, 0, 0, 0, 0x0f, 0x05,
+                                      0x41, 0x5b, 0x59, 0xc3 };
+
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ENTRY_SCHED_OP, stub, sizeof(stub)), 0);
+}
+
+static void test_pv_hypercall_keeps_its_caller(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], fp = blocking_chain(f), sp = fp - 40;
+    const uint64_t want[] = { ENTRY_SCHED_OP + 10, H_RET, B_RET, TS_RET };
+    const uint64_t old[] = { ENTRY_SCHED_OP + 10, B_RET, TS_RET };
+
+    write_pv_stub(f);
+    /* the stub's pushes: r11 at sp, rcx at sp + 8, the return address above */
+    put(f, sp, 0x246);
+    put(f, sp + 8, 0x1234);
+    put(f, sp + 16, H_RET);
+    regs_at(f, &r, ENTRY_SCHED_OP + 10, sp, fp);      /* back from syscall */
+
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+#endif
+    /* without knowing the hypercall page, the caller is lost */
+    walk(f, &xu_unwind_fp_ops, NULL, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, old, 3);
+}
+
+static void test_pvh_hypercall_pushes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    static const uint8_t stub[9] = { 0xb8, 29, 0, 0, 0, 0x0f, 0x01, 0xc1, 0xc3 };
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], fp = blocking_chain(f), sp = fp - 24;
+    const uint64_t want[] = { ENTRY_SCHED_OP + 8, H_RET, B_RET, TS_RET };
+
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ENTRY_SCHED_OP, stub, sizeof(stub)), 0);
+    put(f, sp, H_RET);
+    regs_at(f, &r, ENTRY_SCHED_OP + 8, sp, fp);       /* back from vmcall */
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+}
+
+static void test_max_depth_one_reads_nothing(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    struct xu_mem_stats st;
+    uint64_t pcs[1];
+
+    regs_at(f, &r, ENTRY_SCHED_OP + 10, STACK(1) - 200, blocking_chain(f));
+    xu_mem_begin(f->m);
+    xu_mem_set_context(f->m, &r);
+    xu_unwind_fp_ops.walk(&f->env, f->m, &r, pcs, 1, &res);
+    xu_mem_get_stats(f->m, &st);
+    assert_int_equal(res.depth, 1);
+    assert_int_equal(res.end, XU_WALK_DEPTH);
+    assert_int_equal(st.walks, 0);
+}
+
+/*
+ * The interrupted thread on stack thread_id: busy function with frame
+ * record R (main's record R2 above it).  Returns R; *isp gets the
+ * interrupted stack pointer.
+ */
+static uint64_t interrupted_thread(struct fixture *f, unsigned int thread_id, uint64_t *isp)
+{
+    uint64_t r2 = STACK(thread_id + 1) - 64, r = r2 - 48;
+
+    put(f, r2, 0);
+    put(f, r2 + 8, START_RET);
+    put(f, r, r2);
+    put(f, r + 8, MAIN_RET);
+    *isp = r - 24;
+    return r;
+}
+
+/* The handler's frame record at h, called from the entry code with the
+ * interrupted fp still in rbp; the vCPU stopped in the handler. */
+static void handler_stopped(struct fixture *f, struct xu_vcpu_regs *regs, uint64_t h,
+                            uint64_t interrupted_fp)
+{
+    put(f, h, interrupted_fp);
+    put(f, h + 8, CB_RET);
+    regs_at(f, regs, HANDLER_PC, h - 16, h);
+}
+
+static void put_frame(struct fixture *f, uint64_t at, uint64_t rip, uint64_t rsp)
+{
+    put(f, at, rip);
+    put(f, at + 8, 0xe033);         /* FLAT_KERNEL_CS64 */
+    put(f, at + 16, 0x246);
+    put(f, at + 24, rsp);
+    put(f, at + 32, 0xe02b);
+}
+
+static void test_upcall_on_the_same_stack(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame, h;
+    const uint64_t want[] = { HANDLER_PC, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+    const uint64_t lost[] = { HANDLER_PC, CB_RET };
+    unsigned int k;
+
+    /* Xen's bounce frame below the interrupted sp: rcx, r11, then the
+     * iret frame; the entry code saved 15 registers under it */
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, BUSY_PC, isp);
+    put(f, frame - 8, 0x11);
+    put(f, frame - 16, 0x22);
+    for (k = 3; k <= 17; k++)
+        put(f, frame - 8 * k, 0x1000 + k);
+    h = frame - 8 * 17 - 16;
+    handler_stopped(f, &r, h, fp);
+
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#endif
+    /* no frame where one should be: stop, do not invent a call */
+    put(f, frame + 16, 0);          /* RFLAGS without its fixed bit */
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_BAD_FRAME, lost, 2);
+}
+
+/*
+ * Mini-OS style: the entry saves the registers (the frame 128 bytes in) on
+ * the thread's stack, switches to an interrupt stack, pushes the pointer to
+ * the saved registers and calls the handler.  Interrupt stack below the
+ * thread's stack, and above it.
+ */
+static void irq_stack_case(struct fixture *f, unsigned int thread_id, unsigned int irq_id)
+{
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, thread_id, &isp), regs_at_, irq_top, h;
+    const uint64_t want[] = { HANDLER_PC, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+
+    regs_at_ = ((isp - 40) & ~15ULL) - 128;
+    put_frame(f, regs_at_ + 128, BUSY_PC, isp);
+    irq_top = STACK(irq_id + 1) - 64;
+    put(f, irq_top - 8, regs_at_);              /* pushq %rdi */
+    h = irq_top - 8 - 16;                       /* the call's return address, then rbp */
+    handler_stopped(f, &r, h, fp);
+
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#endif
+}
+
+static void test_upcall_on_a_lower_interrupt_stack(void **state)
+{
+    irq_stack_case(*state, 1, 0);
+}
+
+static void test_upcall_on_a_higher_interrupt_stack(void **state)
+{
+    irq_stack_case(*state, 0, 2);
+}
+
+/* A downward step anywhere but at a boundary is still refused. */
+static void test_downward_chain_is_refused(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], hi = STACK(2) - 64, lo = STACK(1) - 64;
+    const uint64_t want[] = { BUSY_PC, MAIN_RET };
+
+    put(f, hi, lo);                 /* the caller's record lies below */
+    put(f, hi + 8, MAIN_RET);
+    put(f, lo, 0);
+    put(f, lo + 8, START_RET);
+    regs_at(f, &r, BUSY_PC, hi - 16, hi);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_BAD_FRAME, want, 2);
+}
+
+/* A forged handler chain that keeps returning into the entry code: at most
+ * XU_UNWIND_MAX_CROSSINGS crossings, then the walk stops. */
+static void test_crossings_are_bounded(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], h = STACK(1) - 256;
+
+    /* the record points at itself, its frame at itself */
+    put(f, h, h);
+    put(f, h + 8, CB_RET);
+    put_frame(f, h + 16, HANDLER_PC, h - 16);
+    regs_at(f, &r, HANDLER_PC, h - 16, h);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    assert_int_equal(res.end, XU_WALK_BAD_FRAME);
+    assert_true(res.depth <= 2 + 3 * 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_pv_hypercall_keeps_its_caller, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pvh_hypercall_pushes_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_max_depth_one_reads_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upcall_on_the_same_stack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upcall_on_a_lower_interrupt_stack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upcall_on_a_higher_interrupt_stack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_downward_chain_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_crossings_are_bounded, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
