@@ -345,7 +345,7 @@ static int find_symbols(const struct xu_options *o, struct xu_domdir *dir, uint3
             ec = XU_EXIT_SYMBOLS;
         goto out;
     }
-    xu_info(log, "symbols: %s (%s)", choice->path, choice->reason);
+    xu_info(log, "symbols: %s (%s)", choice->shown ? choice->shown : choice->path, choice->reason);
 out:
     free(kernel);
     return ec;
@@ -653,7 +653,7 @@ int xu_record(const struct xu_options *o)
     meta.domid = entry.domid;
     meta.domain_name = label;
     meta.backend = backend->name;
-    meta.elf_path = elf.path;
+    meta.elf_path = elf.shown ? elf.shown : elf.path;
     meta.guest_type = xu_guest_type_name(info.type);
     meta.frequency_hz = o->frequency;
     meta.duration_s = st.elapsed_s;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/xu_compressed.h"
 #include "symbols/xu_elf_find.h"
 
 #define BUILD_ID_MAX 64         /* bytes; GNU ld writes 20 (sha1) */
@@ -33,12 +34,16 @@ struct elf_facts {
 void xu_elf_choice_init(struct xu_elf_choice *c)
 {
     memset(c, 0, sizeof(*c));
+    c->mem_fd = -1;
 }
 
 void xu_elf_choice_dispose(struct xu_elf_choice *c)
 {
     free(c->path);
+    free(c->shown);
     xu_symtab_free(c->symtab);
+    if (c->mem_fd >= 0)
+        close(c->mem_fd);
     xu_elf_choice_init(c);
 }
 
@@ -330,12 +335,63 @@ static int try_debuglink(struct search *s, struct xu_elf_choice *out)
     return 0;
 }
 
+/*
+ * A compressed start file.  gzip: its decompressed bytes, when they hold
+ * symbols (1, *out filled).  Then, for every format, the uncompressed
+ * sibling replaces it as the start file (0, sibling filled); -ENODATA when
+ * there is none (the line is written), -ENOMEM.
+ */
+static int try_compressed(struct search *s, enum xu_compression comp, struct xu_elf_choice *out,
+                          char *sibling, size_t size)
+{
+    char *mem = NULL;
+    int fd = -1, rc;
+
+    if (comp == XU_COMP_GZIP) {
+        rc = xu_gunzip_to_memfd(s->start, s->log, &fd, &mem);
+        if (rc == 0) {
+            rc = try_candidate(s, mem, XU_ELF_FROM_KERNEL, "gzip kernel, read decompressed",
+                               false, out);
+            if (rc == 1) {
+                out->mem_fd = fd;
+                if (asprintf(&out->shown, "%s (decompressed)", s->start) < 0)
+                    out->shown = NULL;
+                free(mem);
+                return 1;
+            }
+            close(fd);
+            free(mem);
+            if (rc < 0)
+                return rc;
+            xu_debug(s->log, "symbol search: %s decompressed has no symbols", s->start);
+        } else if (rc == -ENOTSUP) {
+            xu_warn(s->log, "%s is gzip-compressed and this build has no zlib to read it",
+                    s->start);
+        } else if (rc == -ENOMEM) {
+            return rc;
+        }
+    }
+    if (xu_compression_strip_suffix(s->start, comp, sibling, size) == 0 && is_regular(sibling) &&
+        xu_compression_of(sibling) == XU_COMP_NONE) {
+        xu_debug(s->log, "symbol search: %s is %s-compressed: trying %s", s->start,
+                 xu_compression_name(comp), sibling);
+        return 0;
+    }
+    xu_error(s->log, "the kernel %s is %s-compressed%s and has no uncompressed sibling "
+             "beside it: pass the guest's unstripped ELF with --elf FILE", s->start,
+             xu_compression_name(comp),
+             comp == XU_COMP_GZIP ? " with no symbol table inside" :
+             ", which xen-uniprof does not read (it reads gzip)");
+    return -ENODATA;
+}
+
 int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
                 struct xu_elf_choice *out)
 {
     struct search s;
-    char cand[4096 + 2 * BUILD_ID_MAX + 64];
+    char cand[4096 + 2 * BUILD_ID_MAX + 64], sibling[4096];
     bool from_arg = cfg->elf != NULL;
+    enum xu_compression comp;
     int rc;
 
     xu_elf_choice_init(out);
@@ -360,6 +416,15 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
             xu_error(log, "cannot read the domain's kernel %s: %s; pass the guest's ELF "
                      "with --elf FILE", s.start, strerror(-rc));
         return rc;
+    }
+
+    /* 0. a compressed kernel, as Xen's loader takes it */
+    comp = xu_compression_of(s.start);
+    if (comp != XU_COMP_NONE) {
+        rc = try_compressed(&s, comp, out, sibling, sizeof(sibling));
+        if (rc != 0)
+            goto out;
+        s.start = sibling;
     }
 
     /* 1. the start file */
@@ -402,7 +467,7 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
     rc = -ENODATA;
 out:
     if (rc == 1) {
-        xu_debug(log, "symbols from %s (%s)", out->path, out->reason);
+        xu_debug(log, "symbols from %s (%s)", out->shown ? out->shown : out->path, out->reason);
         rc = 0;
     } else if (rc < 0 && rc != -ENODATA) {
         xu_error(log, "looking for the guest's symbols: %s", strerror(-rc));

@@ -16,6 +16,11 @@
  *      whose CRC32 differs from the link's is skipped (it belongs to
  *      another build).
  *
+ * A compressed start file (xu_compressed.h) is first read decompressed
+ * (gzip), then its uncompressed sibling (the name without ".gz", ".xz",
+ * ...) becomes the start file; other formats without such a sibling get
+ * one line naming the format.
+ *
  * --elf, when given, replaces the kernel as the start file: an explicit file
  * without symbols still gets its companions looked for, and the kernel path
  * from the domain is not consulted.  Every step that is tried is logged at
@@ -49,7 +54,9 @@ struct xu_elf_find_config {
 };
 
 struct xu_elf_choice {
-    char *path;                 /* malloc'd */
+    char *path;                 /* malloc'd; what to open */
+    char *shown;                /* malloc'd: what to tell the user, when not path */
+    int mem_fd;                 /* >= 0: path is this decompressed in-memory file */
     enum xu_elf_source source;
     const char *reason;         /* static: "kernel has symbols", ".dbg sibling", ... */
     struct xu_symtab *symtab;   /* the chosen file's symbols, already read */

@@ -282,6 +282,82 @@ static void test_not_an_elf_kernel(void **state)
     xu_elf_choice_dispose(&c);
 }
 
+/* Mini-OS's own config boots mini-os.gz: the kernel read decompressed. */
+static void test_gzip_kernel_read_decompressed(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_elf_choice c;
+    char cmd[1200];
+
+    mk(path_in(f, "mini-os"), 0);
+    snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s' && rm '%s'", path_in(f, "mini-os"),
+             path_in(f, "mini-os.gz"), path_in(f, "mini-os"));
+    run(cmd);
+    assert_int_equal(find(f, NULL, path_in(f, "mini-os.gz"), &c), 0);
+    assert_string_equal(c.reason, "gzip kernel, read decompressed");
+    assert_true(c.mem_fd >= 0);
+    assert_non_null(strstr(c.path, "/proc/self/fd/"));
+    assert_non_null(strstr(c.shown, "mini-os.gz (decompressed)"));
+    assert_non_null(xu_symtab_find(c.symtab, "work"));
+    xu_elf_choice_dispose(&c);
+    assert_int_equal(c.mem_fd, -1);
+    assert_int_equal(f->cap.errors, 0);
+}
+
+/* A stripped gzip kernel: its uncompressed sibling is the start file. */
+static void test_gzip_stripped_uses_sibling(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_elf_choice c;
+    char cmd[1200];
+
+    mk(path_in(f, "k"), MKELF_STRIPPED);
+    snprintf(cmd, sizeof(cmd), "gzip -c '%s' > '%s'", path_in(f, "k"), path_in(f, "k.gz"));
+    run(cmd);
+    mk(path_in(f, "k"), 0);         /* the unstripped build beside it */
+    assert_int_equal(find(f, NULL, path_in(f, "k.gz"), &c), 0);
+    assert_string_equal(c.path, path_in(f, "k"));
+    assert_null(c.shown);
+    xu_elf_choice_dispose(&c);
+}
+
+/* Formats Xen's loader knows but we do not read: one line, naming it. */
+static void test_xz_kernel_one_line(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_elf_choice c;
+    static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0, 0, 4 };
+    FILE *fp = fopen(path_in(f, "vmlinuz.xz"), "wb");
+
+    assert_non_null(fp);
+    fwrite(xz_magic, 1, sizeof(xz_magic), fp);
+    fclose(fp);
+    assert_int_equal(find(f, NULL, path_in(f, "vmlinuz.xz"), &c), -ENODATA);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.last, "xz-compressed"));
+    assert_non_null(strstr(f->cap.last, "--elf"));
+    /* with the uncompressed sibling there, that is used */
+    mk(path_in(f, "vmlinuz"), 0);
+    assert_int_equal(find(f, NULL, path_in(f, "vmlinuz.xz"), &c), 0);
+    assert_string_equal(c.path, path_in(f, "vmlinuz"));
+    xu_elf_choice_dispose(&c);
+}
+
+static void test_corrupt_gzip(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_elf_choice c;
+    static const unsigned char junk[] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xde, 0xad };
+    FILE *fp = fopen(path_in(f, "bad.gz"), "wb");
+
+    assert_non_null(fp);
+    fwrite(junk, 1, sizeof(junk), fp);
+    fclose(fp);
+    assert_int_equal(find(f, NULL, path_in(f, "bad.gz"), &c), -ENODATA);
+    assert_true(f->cap.errors >= 1);
+    assert_null(c.path);
+}
+
 static void test_elf_argument(void **state)
 {
     struct fixture *f = *state;
@@ -706,6 +782,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_debuglink_crc_mismatch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stripped_nothing_found, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_an_elf_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gzip_kernel_read_decompressed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gzip_stripped_uses_sibling, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xz_kernel_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corrupt_gzip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_elf_argument, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_match_same_bytes, setup, teardown),
