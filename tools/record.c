@@ -351,11 +351,11 @@ out:
 
 /* Loud, because every symbol in the profile would be wrong. */
 static void check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
-                              volatile uint32_t *pause_state, struct xu_log *log)
+                              struct xu_pause *pause, struct xu_log *log)
 {
     struct xu_elf_match match;
 
-    if (xu_elf_match_guest(path, t, m, pause_state, log, &match) < 0)
+    if (xu_elf_match_guest(path, t, m, pause, log, &match) < 0)
         return;
     switch (match.verdict) {
     case XU_ELF_MISMATCH:
@@ -441,6 +441,7 @@ int xu_record(const struct xu_options *o)
     struct xu_elf_choice elf;
     struct xu_guardian *guardian = NULL;
     volatile uint32_t *pause_state = NULL;
+    struct xu_pause *pause = NULL;
     struct xu_target target = { 0 };
     struct xu_domain_info info;
     struct xu_mem *mem = NULL;
@@ -516,8 +517,14 @@ int xu_record(const struct xu_options *o)
         ec = exit_for_target_error(rc);
         goto out;
     }
+    rc = xu_pause_new(&pause, &target, pause_state, &log);
+    if (rc < 0) {
+        xu_error(&log, "out of memory");
+        ec = XU_EXIT_FAILURE;
+        goto out;
+    }
     if (created_paused)
-        *pause_state = XU_PAUSE_PAUSED;     /* the creation pause is ours to undo */
+        xu_pause_adopt(pause);      /* the creation pause is ours to undo */
 
     rc = xu_target_open(&target, backend, entry.domid, &log);
     if (rc < 0) {
@@ -541,14 +548,14 @@ int xu_record(const struct xu_options *o)
         goto out;
     }
     if (elf.path)
-        check_elf_matches(elf.path, &target, mem, pause_state, &log);
+        check_elf_matches(elf.path, &target, mem, pause, &log);
 
     cfg.frequency_hz = o->frequency;
     cfg.duration_s = o->duration;
     cfg.max_samples = o->samples;
     cfg.max_depth = o->max_depth;
     cfg.stop = &stop_requested;
-    cfg.pause_state = pause_state;
+    cfg.pause = pause;
     if (!o->quiet && isatty(STDERR_FILENO)) {
         pr.duration = o->duration;
         cfg.progress = show_progress;
@@ -564,20 +571,22 @@ int xu_record(const struct xu_options *o)
     if (created_paused) {
         /* Sampling starts with the guest's first instruction: the first
          * tick's pause lands before the vCPU has run for long. */
-        rc = xu_target_unpause(&target);
+        created_paused = 0;
+        rc = xu_pause_release(pause);
         if (rc < 0) {
-            xu_error(&log, "cannot start the created domain: %s", strerror(-rc));
+            /* logged with the command that starts it by hand */
             ec = XU_EXIT_FAILURE;
             goto out;
         }
-        *pause_state = XU_PAUSE_RUNNING;
-        created_paused = 0;
     }
     rc = xu_sampler_run(&target, mem, profile, &cfg, &st);
     if (pr.active)
         fputs("\r\033[K", stderr);
     if (rc < 0) {
-        xu_error(&log, "sampling failed after %" PRIu64 " samples: %s", st.samples, strerror(-rc));
+        /* An unpause that failed for good was reported where it failed. */
+        if (!st.left_paused)
+            xu_error(&log, "sampling failed after %" PRIu64 " samples: %s", st.samples,
+                     strerror(-rc));
         ec = exit_for_target_error(rc);
         if (ec == XU_EXIT_NO_DOMAIN)
             ec = XU_EXIT_FAILURE;
@@ -599,6 +608,8 @@ int xu_record(const struct xu_options *o)
         xu_info(&log, "stopped by signal %d", (int)stop_requested);
 
     /* The guest runs on its own again: release everything Xen-side. */
+    xu_pause_free(pause);
+    pause = NULL;
     xu_guardian_stop(guardian);
     guardian = NULL;
     xu_mem_free(mem);   /* mappings belong to the target: before detaching */
@@ -663,8 +674,9 @@ int xu_record(const struct xu_options *o)
         ec = XU_EXIT_FAILURE;
 
 out:
-    if (target_open && created_paused && xu_target_unpause(&target) == 0 && pause_state)
-        *pause_state = XU_PAUSE_RUNNING;
+    /* Gives back a pause still held (the creation's, on an early failure);
+     * a failure leaves the word PAUSED for the guardian. */
+    xu_pause_free(pause);
     xu_guardian_stop(guardian);
     xu_mem_free(mem);
     if (target_open)

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "sample/xu_guardian.h"
-#include "sample/xu_sampler.h"
+#include "target/xu_pause.h"
 
 #define READY_TIMEOUT_MS 10000      /* opening a target takes milliseconds */
 #define MSG_DONE 'D'
@@ -112,33 +112,11 @@ static void write_all(int fd, const void *buf, size_t len)
     }
 }
 
-/* Undo our pause if the profiler left one behind.  Returns the exit code. */
+/* Undo our pause if the profiler left one behind (xu_pause.h says how and
+ * logs the one line).  Returns the exit code. */
 static int recover(struct xu_target *t, uint32_t state, struct xu_log *log)
 {
-    struct xu_domain_info info;
-    int rc;
-
-    if (state == XU_PAUSE_RUNNING)
-        return 0;
-    /*
-     * PAUSED: our pause went through.  PAUSING: it may have.  Either way
-     * ask Xen: a domain that is not paused (our unpause got through before
-     * the state word said so) must not be unpaused again, and one that is
-     * gone needs nothing.
-     */
-    rc = xu_target_info(t, &info);
-    if (rc < 0 || info.dying || !info.paused)
-        return 0;
-    rc = xu_target_unpause(t);
-    if (rc < 0) {
-        xu_error(log, "guardian: the profiler died with domain %u paused, and unpausing "
-                 "it failed: %s; run 'xl unpause %u'", (unsigned int)t->domid,
-                 strerror(-rc), (unsigned int)t->domid);
-        return 1;
-    }
-    xu_warn(log, "guardian: the profiler ended with domain %u paused; unpaused it",
-            (unsigned int)t->domid);
-    return 0;
+    return xu_pause_recover(t, state, log) < 0 ? 1 : 0;
 }
 
 /* Keep fd clear of 0..2, which null_stdio() is about to take over (a

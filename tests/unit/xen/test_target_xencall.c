@@ -230,10 +230,10 @@ static void test_paused_window_does_not_allocate(void **state)
         a = fake_xen.allocs;
         b = bufs.allocs;
         for (int s = 0; s < 100; s++) {
-            assert_int_equal(xu_target_pause(&t), 0);
+            assert_int_equal(t.ops->pause(&t), 0);
             for (v = 0; v < FAKE_NR_VCPUS; v++)
                 assert_int_equal(xu_target_vcpu_regs(&t, v, &r), 0);
-            assert_int_equal(xu_target_unpause(&t), 0);
+            assert_int_equal(t.ops->unpause(&t), 0);
         }
         assert_int_equal(fake_xen.allocs, a);
         assert_int_equal(bufs.allocs, b);
