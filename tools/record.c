@@ -160,62 +160,6 @@ static void show_progress(void *ctx, const struct xu_sampler_stats *st)
 
 /* ---- the summary ---- */
 
-struct leaf_count {
-    const struct xu_symbol *sym;
-    uint64_t count;
-};
-
-static int cmp_leaf_sym(const void *a, const void *b)
-{
-    const struct leaf_count *x = a, *y = b;
-
-    return x->sym < y->sym ? -1 : x->sym > y->sym;
-}
-
-/* The function with the most samples on top of the stack, or NULL. */
-static const char *top_function(const struct xu_profile *p, const struct xu_symbolizer *sz,
-                                double *share)
-{
-    size_t n = xu_profile_nr_stacks(p), i, k = 0;
-    struct leaf_count *lc;
-    const struct xu_symbol *best = NULL;
-    uint64_t best_count = 0, total = 0, run = 0;
-
-    *share = 0;
-    if (!sz || n == 0)
-        return NULL;
-    lc = calloc(n, sizeof(*lc));
-    if (!lc)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        const struct xu_stack *s = xu_profile_stack(p, i);
-        const struct xu_symbol *sym = NULL;
-
-        xu_symbolizer_name(sz, xu_stack_lookup_addr(s, 0), &sym);
-        total += s->count;
-        if (sym) {
-            lc[k].sym = sym;
-            lc[k++].count = s->count;
-        }
-    }
-    qsort(lc, k, sizeof(*lc), cmp_leaf_sym);
-    for (i = 0; i < k; i++) {
-        run += lc[i].count;
-        if (i + 1 == k || lc[i + 1].sym != lc[i].sym) {
-            if (run > best_count) {
-                best_count = run;
-                best = lc[i].sym;
-            }
-            run = 0;
-        }
-    }
-    free(lc);
-    if (!best || total == 0)
-        return NULL;
-    *share = 100.0 * (double)best_count / (double)total;
-    return best->name;
-}
-
 /* A JSON string of s (invalid UTF-8 from a hostile name becomes U+FFFD);
  * NULL is written as "". */
 static void json_string(FILE *f, const char *s)
@@ -457,7 +401,8 @@ int xu_record(const struct xu_options *o)
     uint64_t *addrs = NULL;
     void *unwind_table = NULL;
     char *out_path = NULL, top_text[160] = "";
-    const char *top, *label;
+    char top[128];
+    const char *label;
     double share;
     long nr_addrs;
     int rc, ec, target_open = 0, created = 0, created_paused = 0;
@@ -659,8 +604,7 @@ int xu_record(const struct xu_options *o)
         goto out;
     }
 
-    top = top_function(profile, sz, &share);
-    if (top)
+    if (xu_output_top_function(&octx, top, sizeof(top), &share) > 0)
         snprintf(top_text, sizeof(top_text), ", top: %s (%.1f%%)", top, share);
     xu_info(&log, "%" PRIu64 " samples in %.2f s (%.1f/s), %" PRIu64 " missed deadlines, "
             "paused median %.1f us p99 %.1f us, %.1f%% complete stacks%s -> %s",
