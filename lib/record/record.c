@@ -388,11 +388,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
      */
     rc = guardian_start(env, &guardian, backend, entry.domid, &pause_state, log);
     if (rc < 0) {
-        /* A Xen version mismatch is found by the guardian's own open, which
-         * already wrote the one line that says what to do. */
-        if (rc != -EPROTO)
-            xu_error(log, "cannot start the guardian process that unpauses the guest if "
-                     "xen-uniprof dies: %s", strerror(-rc));
+        /* Logged by the guardian (a Xen version mismatch by its own open,
+         * in the one line that says what to do). */
         ec = result_for_target_error(rc);
         goto out;
     }
@@ -430,6 +427,11 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (elf.path)
         check_elf_matches(elf.path, &target, mem, pause, log);
+    if (xu_pause_stuck(pause)) {
+        /* The check's unpause failed for good, and said so with the fix. */
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
 
     cfg.frequency_hz = job->frequency;
     cfg.duration_s = job->duration;

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -195,12 +196,15 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     struct pollfd pfd;
     ssize_t r;
     int rc, child_rc = 0, status;
+    bool logged = false;
 
     *out = NULL;
     *pause_state = NULL;
     g = calloc(1, sizeof(*g));
-    if (!g)
-        return -ENOMEM;
+    if (!g) {
+        rc = -ENOMEM;
+        goto out;
+    }
     g->pid = -1;
     g->lifeline = -1;
     g->state = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE,
@@ -242,6 +246,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     } while (rc < 0 && errno == EINTR);
     if (rc == 0) {
         xu_error(log, "the guardian process did not start in time");
+        logged = true;
         rc = -ETIMEDOUT;
         goto out;
     }
@@ -250,6 +255,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     } while (r < 0 && errno == EINTR);
     if (r != (ssize_t)sizeof(child_rc)) {
         xu_error(log, "the guardian process died while starting");
+        logged = true;
         rc = -ECHILD;
         goto out;
     }
@@ -259,6 +265,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
         if (child_rc != -EPROTO)
             xu_error(log, "the guardian process cannot attach to domain %u: %s",
                      (unsigned int)domid, strerror(-child_rc));
+        logged = true;
         rc = child_rc;
         goto out;
     }
@@ -267,6 +274,9 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     g = NULL;
     rc = 0;
 out:
+    if (rc < 0 && !logged)
+        xu_error(log, "cannot start the guardian process that unpauses the guest if "
+                 "xen-uniprof dies: %s", strerror(-rc));
     if (lifeline[0] >= 0)
         close(lifeline[0]);
     if (lifeline[1] >= 0)

@@ -58,6 +58,8 @@ struct xu_guardian;
  * Returns once the child has opened its target (bounded wait), so a
  * guardian that could not attach is an error here, not a surprise later:
  * the child's open() error is returned.  -ENOMEM, -EAGAIN (fork), -ETIMEDOUT.
+ * Every failure is logged here, once (a Xen version mismatch by the
+ * child's open, in the backend's own line).
  * log is used by the child for its one line (NULL: stderr).
  */
 int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
