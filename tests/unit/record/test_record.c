@@ -304,6 +304,26 @@ static bool exists(const char *path)
 
 /* ---- the path that works ---- */
 
+/* What the CLI's summary line is made of. */
+static char summary_top[128];
+static double summary_share;
+static uint64_t summary_samples;
+static int sampled_calls;
+
+static void on_sampled(void *ctx)
+{
+    (void)ctx;
+    sampled_calls++;
+}
+
+static void on_written(void *ctx, const struct xu_record_summary *sum)
+{
+    (void)ctx;
+    snprintf(summary_top, sizeof(summary_top), "%s", sum->top ? sum->top : "");
+    summary_share = sum->top_share;
+    summary_samples = sum->totals->samples;
+}
+
 static const char folded_expected[] =
     "_start;start_kernel;main_loop;function_1 1\n"
     "_start;start_kernel;main_loop;function_2 3\n"
@@ -315,8 +335,16 @@ static void test_record_by_name(void **state)
     char expected[4096];
     int temps;
 
+    f->env.sampled = on_sampled;
+    f->env.written = on_written;
+    sampled_calls = 0;
     assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
     assert_int_equal(f->cap.errors, 0);
+    /* the summary: function_3 on top with six samples in ten */
+    assert_int_equal(sampled_calls, 1);
+    assert_string_equal(summary_top, "function_3");
+    assert_true(summary_share > 59.9 && summary_share < 60.1);
+    assert_int_equal(summary_samples, 10);
     assert_int_equal(f->cap.warnings, 0);
     /* the guardian watched, and was told "done" with the guest running */
     assert_int_equal(guardian_starts, 1);
