@@ -14,81 +14,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "record/record_priv.h"
 #include "record/xu_record.h"
-#ifdef HAVE_LIBDW
-#include "unwind/xu_cfi.h"
-#endif
 #include "mem/xu_mem.h"
 #include "symbols/xu_elf_find.h"
 #include "symbols/xu_symbols.h"
 #include "target/xu_pause.h"
 
-/* ---- choosing the output ---- */
-
-static const struct xu_output_ops *default_format(void)
-{
-    const struct xu_output_ops *ops = xu_output_find("svg");
-
-    return ops ? ops : &xu_output_folded;
-}
-
-static void list_formats(char *buf, size_t len)
-{
-    size_t i, used = 0;
-
-    buf[0] = '\0';
-    for (i = 0; xu_output_formats[i] && used + 1 < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                                 xu_output_formats[i]->name);
-}
-
-/* Sets *ops and *path; returns a result. */
-static enum xu_record_result choose_output(const struct xu_record_config *job,
-                                           const char *domain_label,
-                                           const struct xu_output_ops **ops, char **path,
-                                           struct xu_log *log)
-{
-    char names[256];
-    const char *ext;
-
-    *path = NULL;
-    if (job->format) {
-        *ops = xu_output_find(job->format);
-        if (!*ops) {
-            list_formats(names, sizeof(names));
-            xu_error(log, "-f/--format: unknown format '%s' (known: %s)", job->format, names);
-            return XU_RECORD_USAGE;
-        }
-    } else if (job->output && strcmp(job->output, "-") == 0) {
-        *ops = &xu_output_folded;
-    } else if (job->output) {
-        *ops = xu_output_for_path(job->output);
-        if (!*ops) {
-            list_formats(names, sizeof(names));
-            xu_error(log, "-o/--output: cannot tell the format of '%s' from its extension; "
-                     "add -f FORMAT (known: %s)", job->output, names);
-            return XU_RECORD_USAGE;
-        }
-    } else {
-        *ops = default_format();
-    }
-
-    if (job->output) {
-        *path = strdup(job->output);
-    } else {
-        ext = (*ops)->extensions;
-        size_t n = strcspn(ext, " ");
-        if (asprintf(path, "%s%.*s", domain_label, (int)n, ext) < 0)
-            *path = NULL;
-    }
-    if (!*path) {
-        xu_error(log, "out of memory");
-        return XU_RECORD_FAILURE;
-    }
-    return XU_RECORD_OK;
-}
-
-/* Map a backend's open/info failure to an exit code (the backend logged why). */
+/* A backend's open/info failure as a result (the backend logged why). */
 static enum xu_record_result result_for_target_error(int rc)
 {
     switch (rc) {
@@ -108,7 +41,7 @@ static enum xu_record_result result_for_target_error(int rc)
 
 /* ---- the job ---- */
 
-/* Exit code for a domain directory error (the directory logged why). */
+/* A domain directory error as a result (the directory logged why). */
 static enum xu_record_result result_for_domdir_error(int rc)
 {
     switch (rc) {
@@ -152,43 +85,6 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
     return rc < 0 ? result_for_domdir_error(rc) : XU_RECORD_OK;
 }
 
-/*
- * Find the symbol ELF: --elf, or from the domain's kernel.  Without one,
- * only the raw format (addresses, symbolised later) can be written.
- */
-static enum xu_record_result find_symbols(const struct xu_record_config *job,
-                                          struct xu_domdir *dir, uint32_t domid,
-                                          const struct xu_output_ops *fmt,
-                                          struct xu_elf_choice *choice, struct xu_log *log)
-{
-    struct xu_elf_find_config cfg = { .elf = job->elf };
-    char *kernel = NULL;
-    enum xu_record_result ec = XU_RECORD_OK;
-    int rc;
-
-    if (!job->elf && xu_domdir_kernel_path(dir, domid, &kernel) == 0)
-        cfg.kernel = kernel;
-    if (!cfg.elf && !cfg.kernel) {
-        if (fmt == &xu_output_raw)
-            goto out;
-        xu_error(log, "cannot tell which kernel domain %" PRIu32 " runs (%s knows no kernel "
-                 "path for it): pass the unstripped ELF with -e/--elf, or write -f raw and "
-                 "symbolise later with 'xen-uniprof convert'", domid, xu_domdir_name(dir));
-        ec = XU_RECORD_SYMBOLS;
-        goto out;
-    }
-    rc = xu_elf_find(&cfg, log, choice);
-    if (rc < 0) {
-        if (fmt != &xu_output_raw)
-            ec = XU_RECORD_SYMBOLS;
-        goto out;
-    }
-    xu_info(log, "symbols: %s (%s)", choice->path, choice->reason);
-out:
-    free(kernel);
-    return ec;
-}
-
 /* Loud, because every symbol in the profile would be wrong. */
 static void check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
                               struct xu_pause *pause, struct xu_log *log)
@@ -216,61 +112,6 @@ static void check_elf_matches(const char *path, struct xu_target *t, struct xu_m
                 "where the ELF says)", path);
         break;
     }
-}
-
-/*
- * The unwinder for --unwind.  auto: CFI from the symbol ELF where it has
- * some, else plain frame pointers; cfi: CFI or an error.  *table is what
- * the unwinder needs as its context (freed by the caller).
- */
-static enum xu_record_result choose_unwinder(const struct xu_record_config *job,
-                                             const char *elf_path,
-                                             struct xu_sampler_config *cfg, void **table,
-                                             struct xu_log *log)
-{
-    *table = NULL;
-    cfg->unwinder = &xu_unwind_fp_ops;
-    cfg->unwinder_ctx = NULL;
-    if (job->unwind == XU_UNWIND_FP)
-        return XU_RECORD_OK;
-#ifdef HAVE_LIBDW
-    {
-        struct xu_cfi_table *cfi = NULL;
-        struct xu_cfi_stats cst;
-        int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &cfi) : -ENODATA;
-
-        if (rc < 0) {
-            if (job->unwind == XU_UNWIND_CFI) {
-                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI (.eh_frame or "
-                         ".debug_frame): %s", elf_path ? elf_path : "no ELF", strerror(-rc));
-                return XU_RECORD_SYMBOLS;
-            }
-            xu_debug(log, "no CFI in %s (%s): unwinding with frame pointers",
-                     elf_path ? elf_path : "no ELF", strerror(-rc));
-            return XU_RECORD_OK;
-        }
-        xu_cfi_get_stats(cfi, &cst);
-        xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
-                job->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
-        cfg->unwinder = job->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
-        cfg->unwinder_ctx = cfi;
-        *table = cfi;
-        return XU_RECORD_OK;
-    }
-#else
-    if (job->unwind == XU_UNWIND_CFI) {
-        xu_error(log, "--unwind=cfi: this build has no DWARF support (configure found no libdw)");
-        return XU_RECORD_USAGE;
-    }
-    return XU_RECORD_OK;
-#endif
-}
-
-static void free_unwind_table(void *table)
-{
-#ifdef HAVE_LIBDW
-    xu_cfi_free(table);
-#endif
 }
 
 /* The real guardian, when the environment brings none. */
@@ -369,15 +210,15 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     created_paused = created;
     label = entry.name[0] ? entry.name : job->domain ? job->domain : "domain";
 
-    ec = choose_output(job, label, &fmt, &out_path, log);
+    ec = xu_record_choose_output(job, label, &fmt, &out_path, log);
     if (ec != XU_RECORD_OK)
         goto out;
     /* Symbols and unwind tables before the guest is touched: a stripped
      * ELF fails fast. */
-    ec = find_symbols(job, dir, entry.domid, fmt, &elf, log);
+    ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, log);
     if (ec != XU_RECORD_OK)
         goto out;
-    ec = choose_unwinder(job, elf.path, &cfg, &unwind_table, log);
+    ec = xu_record_choose_unwinder(job, elf.path, &cfg, &unwind_table, log);
     if (ec != XU_RECORD_OK)
         goto out;
 
@@ -568,7 +409,7 @@ out:
     free(addrs);
     xu_profile_free(profile);
     xu_elf_choice_dispose(&elf);
-    free_unwind_table(unwind_table);
+    xu_record_free_unwind_table(unwind_table);
     free(out_path);
     return ec;
 }
