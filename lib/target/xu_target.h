@@ -124,7 +124,8 @@ const struct xu_target_ops *xu_target_backend(const char *name);
 /* Names of the built backends, separated by ", ", for help and errors. */
 const char *xu_target_backend_names(void);
 
-/* Open a target on domid with the given backend (ops). */
+/* Open a target on domid with the given backend (ops).  On failure t is
+ * left closed (t->ops NULL). */
 int xu_target_open(struct xu_target *t, const struct xu_target_ops *ops,
                    uint32_t domid, struct xu_log *log);
 void xu_target_close(struct xu_target *t);

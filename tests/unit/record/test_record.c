@@ -112,6 +112,28 @@ static int dd_kernel_path(struct xu_domdir *d, uint32_t domid, char **out)
     return *out ? 0 : -ENOMEM;
 }
 
+/* --create: `xl create -p` leaves the new domain with one pause reference. */
+static struct xu_sim *created_sim;
+static int creates, destroys;
+
+static int dd_create_paused(struct xu_domdir *d, const char *config, uint32_t *domid)
+{
+    (void)d;
+    (void)config;
+    creates++;
+    assert_int_equal(xu_sim_admin_pause(created_sim), 0);
+    *domid = DOMID;
+    return 0;
+}
+
+static int dd_destroy(struct xu_domdir *d, uint32_t domid)
+{
+    (void)d;
+    assert_int_equal(domid, DOMID);
+    destroys++;
+    return 0;
+}
+
 static void dd_close(struct xu_domdir *d)
 {
     (void)d;
@@ -121,6 +143,8 @@ static const struct xu_domdir_ops dd_ops = {
     .name = "test",
     .list = dd_list,
     .kernel_path = dd_kernel_path,
+    .create_paused = dd_create_paused,
+    .destroy = dd_destroy,
     .close = dd_close,
 };
 
@@ -204,6 +228,8 @@ static int setup(void **state)
     for (i = 0; i < 6; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
     xu_sim_register(f.g.sim, DOMID);
+    created_sim = f.g.sim;
+    creates = destroys = 0;
 
     f.cap.log.emit = cap_emit;
     f.cap.log.ctx = &f.cap;
@@ -535,6 +561,49 @@ static void test_failed_write_leaves_no_file(void **state)
     assert_int_equal(temps, 0);
 }
 
+static void test_create_adopts_the_creation_pause(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    f->job.domain = NULL;
+    f->job.create = "web1.cfg";
+    f->job.destroy = true;
+    f->job.stats = NULL;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(creates, 1);
+    assert_int_equal(destroys, 1);
+    /* the creation's reference was given back once, by us; every tick took
+     * and gave back its own; the ELF check ran inside the creation pause */
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 0);
+    assert_int_equal(c.pauses, 10);
+    assert_int_equal(c.unpauses, 11);
+    assert_int_equal(word_at_stop, XU_PAUSE_RUNNING);
+    assert_string_equal(slurp(f->out), folded_expected);
+}
+
+static void test_create_then_attach_fails(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_target t;
+
+    /* created, but our own open is refused: the creation pause stays for
+     * the guardian, which is handed PAUSED */
+    f->job.domain = NULL;
+    f->job.create = "web1.cfg";
+    xu_sim_fail_open(f->g.sim, -EACCES);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
+    assert_int_equal(word_at_stop, XU_PAUSE_PAUSED);
+    /* what the guardian does with it */
+    xu_sim_fail_open(f->g.sim, 0);
+    assert_int_equal(xu_target_open(&t, &xu_sim_ops, DOMID, &f->cap.log), 0);
+    assert_int_equal(xu_pause_recover(&t, word_at_stop, &f->cap.log), 0);
+    xu_target_close(&t);
+    assert_int_equal(f->cap.warnings, 1);
+}
+
 static void test_unknown_format_is_usage(void **state)
 {
     struct fixture *f = *state;
@@ -561,6 +630,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_left_paused_is_a_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_no_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
