@@ -30,8 +30,9 @@
  *    that names the command which fixes it (`xl unpause N`), the handle is
  *    marked stuck (xu_pause_stuck()), the error is returned, and the state
  *    word stays PAUSED so the guardian tries again when we exit.  A run
- *    that ends this way exits with status 1 (XU_EXIT_FAILURE: "a Xen call
- *    failed"), whatever else happened; callers do not log it again.
+ *    that ends this way is a failure (XU_RECORD_FAILURE, exit status 1:
+ *    "a Xen call failed"), whatever else happened; callers do not log it
+ *    again.
  *
  *  - Pause failures are returned, not logged here: nothing was left
  *    paused, and the caller knows what it was trying to do (the backend
