@@ -38,6 +38,7 @@
 
 #include "util/xu_log.h"
 #include "mem/xu_mem.h"
+#include "target/xu_pause.h"
 #include "target/xu_target.h"
 
 static uint64_t now_ns(void)
@@ -56,13 +57,13 @@ static void emit(void *ctx, enum xu_log_level level, const char *msg)
 }
 
 /* One read: pause, vCPU 0's page-table root, the word, unpause. */
-static int read_once(struct xu_target *t, struct xu_mem *m, uint64_t va,
-                     uint64_t *ns, uint64_t *value)
+static int read_once(struct xu_target *t, struct xu_pause *pause, struct xu_mem *m,
+                     uint64_t va, uint64_t *ns, uint64_t *value)
 {
     struct xu_vcpu_regs regs;
     int rc, urc;
 
-    rc = xu_target_pause(t);
+    rc = xu_pause_take(pause);
     if (rc < 0)
         return rc;
     xu_mem_begin(m);
@@ -76,13 +77,11 @@ static int read_once(struct xu_target *t, struct xu_mem *m, uint64_t va,
             rc = -EFAULT;
     }
     *ns = now_ns();
-    urc = xu_target_unpause(t);
-    if (urc < 0)
-        urc = xu_target_unpause(t);
+    urc = xu_pause_release(pause);
     return rc < 0 ? rc : urc;
 }
 
-static int ticker(struct xu_target *t, double hz, double seconds, int do_pause)
+static int ticker(struct xu_pause *pause, double hz, double seconds, int do_pause)
 {
     uint64_t period = hz > 0 ? (uint64_t)(1e9 / hz) : 1, next = now_ns();
     uint64_t end = next + (uint64_t)(seconds > 0 ? seconds * 1e9 : 0), ticks = 0;
@@ -96,12 +95,10 @@ static int ticker(struct xu_target *t, double hz, double seconds, int do_pause)
 
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
         if (do_pause) {
-            rc = xu_target_pause(t);
+            rc = xu_pause_take(pause);
             if (rc < 0)
                 break;
-            rc = xu_target_unpause(t);
-            if (rc < 0)
-                rc = xu_target_unpause(t);
+            rc = xu_pause_release(pause);
             if (rc < 0)
                 break;
         }
@@ -124,6 +121,7 @@ int main(int argc, char **argv)
     double seconds = 0;
     int argi = 1, opened = 0, rc, ret = 1;
     unsigned long domid;
+    struct xu_pause *pause = NULL;
 
     if (argc > 2 && strcmp(argv[1], "--backend") == 0) {
         backend = argv[2];
@@ -133,8 +131,13 @@ int main(int argc, char **argv)
         ops = xu_target_backend(backend);
         if (!ops || xu_target_open(&t, ops, (uint32_t)strtoul(argv[argi + 1], NULL, 10), &log) < 0)
             return 1;
-        rc = ticker(&t, strtod(argv[argi + 2], NULL), strtod(argv[argi + 3], NULL),
+        if (xu_pause_new(&pause, &t, NULL, &log) < 0) {
+            xu_target_close(&t);
+            return 1;
+        }
+        rc = ticker(pause, strtod(argv[argi + 2], NULL), strtod(argv[argi + 3], NULL),
                     strcmp(argv[argi + 4], "pause") == 0);
+        xu_pause_free(pause);
         xu_target_close(&t);
         return rc < 0 ? 1 : 0;
     }
@@ -161,10 +164,10 @@ int main(int argc, char **argv)
         goto out;
     opened = 1;
     m = xu_mem_new(&t, NULL);
-    if (!m)
+    if (!m || xu_pause_new(&pause, &t, NULL, &log) < 0)
         goto out;
 
-    rc = read_once(&t, m, va, &ns0, &v0);
+    rc = read_once(&t, pause, m, va, &ns0, &v0);
     if (rc < 0) {
         fprintf(stderr, "read_counter: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
         goto out;
@@ -176,7 +179,7 @@ int main(int argc, char **argv)
 
         while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
             ;
-        rc = read_once(&t, m, va, &ns1, &v1);
+        rc = read_once(&t, pause, m, va, &ns1, &v1);
         if (rc < 0) {
             fprintf(stderr, "read_counter: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
             goto out;
@@ -186,6 +189,7 @@ int main(int argc, char **argv)
     }
     ret = 0;
 out:
+    xu_pause_free(pause);
     xu_mem_free(m);
     if (opened)
         xu_target_close(&t);

@@ -13,15 +13,11 @@
 #include <stddef.h>
 
 #include "output/xu_output.h"
+#include "record/xu_record.h"   /* enum xu_unwind_choice */
 
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0
 
-enum xu_unwind_choice {
-    XU_UNWIND_AUTO = 0,         /* CFI where the ELF has it, frame pointers elsewhere */
-    XU_UNWIND_FP,               /* frame pointers only */
-    XU_UNWIND_CFI,              /* DWARF CFI only */
-};
 
 struct xu_options {
     const char *domain;         /* name or domid, as given */

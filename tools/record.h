@@ -2,8 +2,8 @@
 /*
  * record.h - profiling a live domain: the default command of xen-uniprof.
  */
-#ifndef XU_RECORD_H
-#define XU_RECORD_H
+#ifndef XU_TOOLS_RECORD_H
+#define XU_TOOLS_RECORD_H
 
 #include "options.h"
 

@@ -96,8 +96,9 @@ static int cmp_entries(const void *a, const void *b)
     return strcmp(ea->name, eb->name);
 }
 
-static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t samples,
-                        bool by_total, const char *what)
+/* r->order[0..n) := the functions with a non-zero count, largest first,
+ * ties by name; returns n. */
+static size_t order_by(struct report *r, size_t nfuncs, bool by_total)
 {
     size_t i, n = 0;
 
@@ -109,6 +110,14 @@ static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t sampl
                                                  (uint32_t)i };
     }
     qsort(r->order, n, sizeof(*r->order), cmp_entries);
+    return n;
+}
+
+static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t samples,
+                        bool by_total, const char *what)
+{
+    size_t i, n = order_by(r, nfuncs, by_total);
+
     fprintf(f, "Top functions by %s samples%s%s%s\n", by_total ? "total" : "self",
             what[0] ? " (" : "", what, what[0] ? ")" : "");
     fprintf(f, "%9s %7s %9s %7s  %s\n", "Self", "Self%", "Total", "Total%", "Function");
@@ -124,22 +133,26 @@ static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t sampl
         fputs("  (none)\n", f);
 }
 
-/* One group of stacks (all of them, or one vCPU's): count and print. */
-static int report_group(FILE *f, struct report *r, const struct xu_stack *const *stacks,
-                        size_t nr, const char *what)
+/*
+ * Self and total counts of one group of stacks into r->counts, r->order
+ * sized for every function; *samples and *incomplete summed.
+ */
+static int count_group(struct report *r, const struct xu_stack *const *stacks, size_t nr,
+                       uint64_t *samples, uint64_t *incomplete, size_t *nfuncs)
 {
-    uint64_t samples = 0, incomplete = 0;
-    size_t k, nfuncs;
+    size_t k;
     uint32_t i;
     long id;
 
-    memset(r->counts, 0, r->cap * sizeof(*r->counts));
+    *samples = *incomplete = 0;
+    if (r->cap)
+        memset(r->counts, 0, r->cap * sizeof(*r->counts));
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = stacks[k];
 
-        samples += s->count;
+        *samples += s->count;
         if (xu_stack_incomplete(s))
-            incomplete += s->count;
+            *incomplete += s->count;
         for (i = 0; i < s->depth; i++) {
             id = xu_funcs_frame(&r->fn, s, i);
             if (id < 0 || ensure_counts(r, (size_t)id + 1) < 0)
@@ -152,13 +165,25 @@ static int report_group(FILE *f, struct report *r, const struct xu_stack *const 
             }
         }
     }
-    nfuncs = xu_funcs_count(&r->fn);
-    if (ensure_counts(r, nfuncs) < 0)
+    *nfuncs = xu_funcs_count(&r->fn);
+    if (ensure_counts(r, *nfuncs) < 0)
         return -ENOMEM;
     free(r->order);
-    r->order = malloc((nfuncs ? nfuncs : 1) * sizeof(*r->order));
-    if (!r->order)
-        return -ENOMEM;
+    r->order = malloc((*nfuncs ? *nfuncs : 1) * sizeof(*r->order));
+    return r->order ? 0 : -ENOMEM;
+}
+
+/* One group of stacks (all of them, or one vCPU's): count and print. */
+static int report_group(FILE *f, struct report *r, const struct xu_stack *const *stacks,
+                        size_t nr, const char *what)
+{
+    uint64_t samples, incomplete;
+    size_t nfuncs;
+    int rc;
+
+    rc = count_group(r, stacks, nr, &samples, &incomplete, &nfuncs);
+    if (rc < 0)
+        return rc;
     if (what[0]) {
         fprintf(f, "\n%s: %" PRIu64 " samples", what, samples);
         if (incomplete)
@@ -247,6 +272,43 @@ out:
         rc = -EIO;
     if (rc < 0)
         xu_error(ctx->log, "report: %s", strerror(-rc));
+    free(stacks);
+    free(r.counts);
+    free(r.order);
+    xu_funcs_dispose(&r.fn);
+    return rc;
+}
+
+int xu_output_top_function(const struct xu_output_ctx *ctx, char *name, size_t len,
+                           double *share)
+{
+    struct report r = { .ctx = ctx };
+    const struct xu_stack **stacks = NULL;
+    size_t nr = xu_profile_nr_stacks(ctx->profile), i, nfuncs;
+    uint64_t samples, incomplete;
+    int rc;
+
+    *share = 0;
+    if (len)
+        name[0] = '\0';
+    xu_funcs_init(&r.fn, ctx);
+    stacks = malloc((nr ? nr : 1) * sizeof(*stacks));
+    if (!stacks) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (i = 0; i < nr; i++)
+        stacks[i] = xu_profile_stack(ctx->profile, i);
+    rc = count_group(&r, stacks, nr, &samples, &incomplete, &nfuncs);
+    if (rc < 0)
+        goto out;
+    rc = 0;
+    if (samples == 0 || order_by(&r, nfuncs, false) == 0)
+        goto out;
+    snprintf(name, len, "%s", r.order[0].name);
+    *share = 100.0 * (double)r.order[0].value / (double)samples;
+    rc = 1;
+out:
     free(stacks);
     free(r.counts);
     free(r.order);

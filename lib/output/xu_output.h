@@ -100,6 +100,15 @@ int xu_output_write_path(const struct xu_output_ops *ops, const char *path,
                          const struct xu_output_ctx *ctx);
 
 /*
+ * The function with the most samples on top of the stack: the first row
+ * of the report's "Top functions by self samples" table (same names, same
+ * tie-break by name).  Copies its name into name (len bytes) and its share
+ * of all samples in percent into *share.  1 found, 0 no sample, -ENOMEM.
+ */
+int xu_output_top_function(const struct xu_output_ctx *ctx, char *name, size_t len,
+                           double *share);
+
+/*
  * Shared by writers: the name of frame i of stack s (see above).  buf
  * receives hex for unresolved frames and must hold 19 bytes.  With
  * ctx->names it is names->names[pcs[i]] (an index out of range reads as its

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -21,7 +22,7 @@
 #include <unistd.h>
 
 #include "sample/xu_guardian.h"
-#include "sample/xu_sampler.h"
+#include "target/xu_pause.h"
 
 #define READY_TIMEOUT_MS 10000      /* opening a target takes milliseconds */
 #define MSG_DONE 'D'
@@ -112,33 +113,11 @@ static void write_all(int fd, const void *buf, size_t len)
     }
 }
 
-/* Undo our pause if the profiler left one behind.  Returns the exit code. */
+/* Undo our pause if the profiler left one behind (xu_pause.h says how and
+ * logs the one line).  Returns the exit code. */
 static int recover(struct xu_target *t, uint32_t state, struct xu_log *log)
 {
-    struct xu_domain_info info;
-    int rc;
-
-    if (state == XU_PAUSE_RUNNING)
-        return 0;
-    /*
-     * PAUSED: our pause went through.  PAUSING: it may have.  Either way
-     * ask Xen: a domain that is not paused (our unpause got through before
-     * the state word said so) must not be unpaused again, and one that is
-     * gone needs nothing.
-     */
-    rc = xu_target_info(t, &info);
-    if (rc < 0 || info.dying || !info.paused)
-        return 0;
-    rc = xu_target_unpause(t);
-    if (rc < 0) {
-        xu_error(log, "guardian: the profiler died with domain %u paused, and unpausing "
-                 "it failed: %s; run 'xl unpause %u'", (unsigned int)t->domid,
-                 strerror(-rc), (unsigned int)t->domid);
-        return 1;
-    }
-    xu_warn(log, "guardian: the profiler ended with domain %u paused; unpaused it",
-            (unsigned int)t->domid);
-    return 0;
+    return xu_pause_recover(t, state, log) < 0 ? 1 : 0;
 }
 
 /* Keep fd clear of 0..2, which null_stdio() is about to take over (a
@@ -217,12 +196,15 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     struct pollfd pfd;
     ssize_t r;
     int rc, child_rc = 0, status;
+    bool logged = false;
 
     *out = NULL;
     *pause_state = NULL;
     g = calloc(1, sizeof(*g));
-    if (!g)
-        return -ENOMEM;
+    if (!g) {
+        rc = -ENOMEM;
+        goto out;
+    }
     g->pid = -1;
     g->lifeline = -1;
     g->state = mmap(NULL, sizeof(uint32_t), PROT_READ | PROT_WRITE,
@@ -264,6 +246,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     } while (rc < 0 && errno == EINTR);
     if (rc == 0) {
         xu_error(log, "the guardian process did not start in time");
+        logged = true;
         rc = -ETIMEDOUT;
         goto out;
     }
@@ -272,6 +255,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     } while (r < 0 && errno == EINTR);
     if (r != (ssize_t)sizeof(child_rc)) {
         xu_error(log, "the guardian process died while starting");
+        logged = true;
         rc = -ECHILD;
         goto out;
     }
@@ -281,6 +265,7 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
         if (child_rc != -EPROTO)
             xu_error(log, "the guardian process cannot attach to domain %u: %s",
                      (unsigned int)domid, strerror(-child_rc));
+        logged = true;
         rc = child_rc;
         goto out;
     }
@@ -289,6 +274,9 @@ int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,
     g = NULL;
     rc = 0;
 out:
+    if (rc < 0 && !logged)
+        xu_error(log, "cannot start the guardian process that unpauses the guest if "
+                 "xen-uniprof dies: %s", strerror(-rc));
     if (lifeline[0] >= 0)
         close(lifeline[0]);
     if (lifeline[1] >= 0)

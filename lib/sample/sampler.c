@@ -40,12 +40,9 @@ const char *xu_stop_reason_name(enum xu_stop_reason r)
     return "unknown";
 }
 
-static uint64_t now_ns(void)
+static uint64_t now_ns(const struct xu_clock *c)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    return c->now_ns(c->ctx);
 }
 
 /*
@@ -65,33 +62,29 @@ static uint64_t now_ns(void)
 #define SPIN_MARGIN_NS 5000ULL      /* sleep this much less than the estimate */
 
 struct waiter {
+    const struct xu_clock *clock;
     uint64_t late_ns;               /* estimated wake-up latency */
 };
 
-static void sleep_until(uint64_t deadline_ns)
-{
-    struct timespec ts = {
-        .tv_sec = (time_t)(deadline_ns / 1000000000ULL),
-        .tv_nsec = (long)(deadline_ns % 1000000000ULL),
-    };
-
-    /* EINTR: a signal arrived; the caller re-checks *stop, no need to resume */
-    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atomic_t *stop)
 {
-    uint64_t now = now_ns(), lead, target, woke;
+    const struct xu_clock *c = w->clock;
+    uint64_t now = now_ns(c), lead, target, woke;
 
     if (now >= deadline_ns)
         return;
+    if (!xu_clock_is_real(c)) {
+        /* A test's clock: its sleep is exact and spinning would never end. */
+        c->sleep_until_ns(c->ctx, deadline_ns);
+        return;
+    }
     lead = w->late_ns + SPIN_MARGIN_NS;
     if (lead > MAX_SPIN_NS)
         lead = MAX_SPIN_NS;
     if (deadline_ns - now > lead) {
         target = deadline_ns - lead;
-        sleep_until(target);
-        woke = now_ns();
+        c->sleep_until_ns(c->ctx, target);
+        woke = now_ns(c);
         if (woke > target) {
             /* late_ns += (observed - late_ns) / 8 */
             uint64_t observed = woke - target;
@@ -99,7 +92,7 @@ static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atom
                          - (observed < w->late_ns ? (w->late_ns - observed) / 8 : 0);
         }
     }
-    while (now_ns() < deadline_ns && !(stop && *stop))
+    while (now_ns(c) < deadline_ns && !(stop && *stop))
         __builtin_ia32_pause();
 }
 
@@ -120,37 +113,27 @@ static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason)
     return 1;   /* other errors surface at the next pause */
 }
 
-static void set_pause_state(const struct xu_sampler_config *cfg, uint32_t v)
-{
-    if (cfg->pause_state) {
-        __atomic_store_n(cfg->pause_state, v, __ATOMIC_SEQ_CST);
-    }
-}
-
 /*
  * One tick: pause, capture every online vCPU, unpause.  Returns 0, or the
  * error of pause/unpause.  Per-vCPU failures are counted, not fatal.
  */
-static int tick(struct xu_target *t, struct xu_mem *m, const struct xu_sampler_config *cfg,
+static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
+                const struct xu_sampler_config *cfg, const struct xu_clock *clock,
                 const struct xu_unwinder_ops *uw, struct vcpu_buf *bufs, unsigned int nr_vcpus,
                 struct xu_sampler_stats *st, uint64_t *paused_ns)
 {
     struct xu_vcpu_regs regs;
     uint64_t t0, t1;
     unsigned int v;
-    int rc, urc;
+    int rc;
 
     for (v = 0; v < nr_vcpus; v++)
         bufs[v].have = 0;
 
-    set_pause_state(cfg, XU_PAUSE_PAUSING);
-    t0 = now_ns();
-    rc = xu_target_pause(t);
-    if (rc < 0) {
-        set_pause_state(cfg, XU_PAUSE_RUNNING);
+    t0 = now_ns(clock);
+    rc = xu_pause_take(pause);
+    if (rc < 0)
         return rc;
-    }
-    set_pause_state(cfg, XU_PAUSE_PAUSED);
 
     xu_mem_begin(m);
     for (v = 0; v < nr_vcpus; v++) {
@@ -165,16 +148,11 @@ static int tick(struct xu_target *t, struct xu_mem *m, const struct xu_sampler_c
         bufs[v].have = bufs[v].res.depth > 0;
     }
 
-    urc = xu_target_unpause(t);
-    t1 = now_ns();
-    if (urc < 0) {
-        /* Try once more: leaving a guest paused is the one thing we never do. */
-        urc = xu_target_unpause(t);
-    }
-    if (urc == 0)
-        set_pause_state(cfg, XU_PAUSE_RUNNING);
+    /* Whatever failed above, the guest runs again before the tick ends. */
+    rc = xu_pause_release(pause);
+    t1 = now_ns(clock);
     *paused_ns = t1 - t0;
-    return urc;
+    return rc;
 }
 
 /* Did any vCPU's walk of this tick fault on guest memory? */
@@ -198,7 +176,9 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     unsigned int nr_vcpus = 0, v, depth = cfg->max_depth;
     uint64_t period_ns, start_ns, deadline_ns, end_ns = 0, now, last_alive_ns, last_progress_ns;
     uint64_t alive_every_ns = (uint64_t)(ALIVE_CHECK_S * 1e9);
-    struct waiter waiter = { .late_ns = 50000 };
+    const struct xu_clock *clock = xu_clock_or_real(cfg->clock);
+    struct waiter waiter = { .clock = clock, .late_ns = 50000 };
+    struct xu_pause *own_pause = NULL, *pause = cfg->pause;
     int rc;
 
     memset(st, 0, sizeof(*st));
@@ -234,11 +214,17 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     }
     for (v = 0; v < nr_vcpus; v++)
         bufs[v].pcs = pc_pool + (size_t)v * depth;
+    if (!pause) {
+        rc = xu_pause_new(&own_pause, t, NULL, NULL);
+        if (rc < 0)
+            goto out;
+        pause = own_pause;
+    }
 
     period_ns = (uint64_t)(1e9 / cfg->frequency_hz);
     if (period_ns == 0)
         period_ns = 1;
-    start_ns = now_ns();
+    start_ns = now_ns(clock);
     if (cfg->duration_s > 0)
         end_ns = start_ns + (uint64_t)(cfg->duration_s * 1e9);
     deadline_ns = start_ns;
@@ -256,7 +242,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             st->reason = XU_STOP_TICKS;
             break;
         }
-        now = now_ns();
+        now = now_ns(clock);
         if (end_ns && now >= end_ns) {
             /* deadlines that came and went while we were not running
              * (descheduled near the end) are missed too */
@@ -266,13 +252,18 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             break;
         }
 
-        rc = tick(t, m, cfg, uw, bufs, nr_vcpus, st, &paused_ns);
+        rc = tick(t, m, pause, cfg, clock, uw, bufs, nr_vcpus, st, &paused_ns);
         if (rc < 0) {
             enum xu_stop_reason why;
 
             /* A pause failing because the domain went away is an ending,
-             * not an error. */
-            if (!domain_alive(t, &why)) {
+             * not an error.  An unpause that failed for good is an error
+             * whatever the domain does: the guest is left paused. */
+            if (xu_pause_stuck(pause)) {
+                st->reason = XU_STOP_ERROR;
+                st->error = rc;
+                st->left_paused = true;
+            } else if (!domain_alive(t, &why)) {
                 st->reason = why;
                 rc = 0;
             } else {
@@ -310,7 +301,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
                 st->samples++;
         }
 
-        now = now_ns();
+        now = now_ns(clock);
         if (now - last_alive_ns >= alive_every_ns) {
             enum xu_stop_reason why;
 
@@ -340,7 +331,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         }
         wait_until(&waiter, end_ns && deadline_ns > end_ns ? end_ns : deadline_ns, cfg->stop);
     }
-    st->elapsed_s = (double)(now_ns() - start_ns) / 1e9;
+    st->elapsed_s = (double)(now_ns(clock) - start_ns) / 1e9;
     if (st->reason == XU_STOP_ERROR)
         goto out;
     rc = 0;
@@ -350,6 +341,7 @@ out:
         st->reason = XU_STOP_ERROR;
         st->error = rc;
     }
+    xu_pause_free(own_pause);
     free(bufs);
     free(pc_pool);
     return rc;

@@ -5,8 +5,8 @@
  *
  * Start it before the first pause.  It is forked from the profiler and
  * shares one anonymous MAP_SHARED word with it: the profiler's pause state
- * (enum xu_pause_state in xu_sampler.h), which the sampler updates around
- * every pause when given it as cfg.pause_state.  The guardian opens its own
+ * (enum xu_pause_state in xu_pause.h), which the profiler's pause handle
+ * (xu_pause_new() with this word) updates around every pause.  The guardian opens its own
  * target on the domain, with the same backend ops, after the fork: Xen
  * handles are never shared across fork.
  *
@@ -15,13 +15,12 @@
  *    exits without touching the domain.
  *  - The pipe closing any other way (the profiler died; the kernel closes
  *    its descriptors whatever killed it), or stop() called while the state
- *    is not RUNNING: the guardian reads the state.  PAUSED: it unpauses.
- *    PAUSING (killed around the pause hypercall): it unpauses only if the
- *    domain reports itself paused.  Then it logs one line and exits.
+ *    is not RUNNING: the guardian reads the state and hands it to
+ *    xu_pause_recover(): PAUSED or PAUSING, and the domain reports itself
+ *    paused, it gives our one reference back (retried as every unpause
+ *    is), logs one line and exits, 1 when the unpause failed for good.
  *    Xen counts controller pauses, so one unpause undoes only our pause: a
- *    domain its admin had paused as well stays paused.  (The window where
- *    PAUSING is published but our pause is not yet issued, on a domain the
- *    admin had paused, is the one case where the admin's pause is undone.)
+ *    domain its admin had paused as well stays paused.
  *
  * The guardian keeps none of the profiler's descriptors but stderr: its
  * stdin and stdout are /dev/null, so `xen-uniprof -o - | consumer` ends
@@ -33,11 +32,11 @@
  * Use from the CLI:
  *  - start it before opening the profiler's own target, so the child
  *    inherits no Xen handles or mappings at all;
- *  - with --create the domain starts paused by its creation: store
- *    XU_PAUSE_PAUSED in *pause_state right after start, and RUNNING after
- *    the first unpause, so a profiler killed in between does not leave a
- *    never-started guest behind;
- *  - pass *pause_state to the sampler (cfg.pause_state) and to
+ *  - make the one pause handle of the run with *pause_state
+ *    (xu_pause_new()); with --create, xu_pause_adopt() the creation pause
+ *    right away, so a profiler killed before the first unpause does not
+ *    leave a never-started guest behind;
+ *  - pass that handle to the sampler (cfg.pause) and to
  *    xu_elf_match_guest(); call xu_guardian_stop() after the last unpause.
  * A process whose SIGCHLD is SIG_IGN reaps the guardian by itself: stop
  * then returns -ECHILD, which is harmless.
@@ -59,6 +58,8 @@ struct xu_guardian;
  * Returns once the child has opened its target (bounded wait), so a
  * guardian that could not attach is an error here, not a surprise later:
  * the child's open() error is returned.  -ENOMEM, -EAGAIN (fork), -ETIMEDOUT.
+ * Every failure is logged here, once (a Xen version mismatch by the
+ * child's open, in the backend's own line).
  * log is used by the child for its one line (NULL: stderr).
  */
 int xu_guardian_start(struct xu_guardian **out, const struct xu_target_ops *ops,

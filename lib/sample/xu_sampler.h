@@ -11,8 +11,11 @@
  * The paused window holds only hypercalls and reads of already-mapped
  * frames (plus mapping a frame the caches have not seen yet).  Once pause
  * has succeeded, unpause is always called before the tick ends, whatever
- * failed in between.  A tick that starts more than one period late counts
- * as missed deadlines and the schedule skips ahead instead of bursting.
+ * failed in between; both go through xu_pause.h, whose retries and
+ * messages apply.  An unpause that fails for good ends the loop with
+ * XU_STOP_ERROR and stats.left_paused set.  A tick that starts more than
+ * one period late counts as missed deadlines and the schedule skips ahead
+ * instead of bursting.
  *
  * The loop stops at the duration, after max_ticks or max_samples, when *stop becomes
  * non-zero (set it from a signal handler: the current tick completes
@@ -22,15 +25,16 @@
 #define XU_SAMPLER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/xu_hist.h"
 #include "mem/xu_mem.h"
 #include "profile/xu_profile.h"
+#include "target/xu_pause.h"
 #include "target/xu_target.h"
+#include "util/xu_clock.h"
 #include "unwind/xu_unwind.h"
-
-#define XU_MAX_VCPUS 512    /* bound on max_vcpu_id + 1 we sample */
 
 enum xu_stop_reason {
     XU_STOP_NONE = 0,
@@ -62,18 +66,13 @@ struct xu_sampler_config {
     /* No sleeping between ticks: sample back to back (benchmarks, tests). */
     int no_sleep;
     /*
-     * Optional word shared with a guardian process (see xu_guardian.h):
-     * set to XU_PAUSE_PAUSING before pause, XU_PAUSE_PAUSED once pause
-     * succeeded, XU_PAUSE_RUNNING after unpause, so that whoever outlives a
-     * killed profiler knows whether the guest was left paused by it.
+     * The pause handle (xu_pause.h) shared with whoever else pauses this
+     * target and, through its state word, with the guardian.  NULL: the
+     * sampler makes its own, with no state word.
      */
-    volatile uint32_t *pause_state;
-};
-
-enum xu_pause_state {
-    XU_PAUSE_RUNNING = 0,
-    XU_PAUSE_PAUSING = 1,
-    XU_PAUSE_PAUSED = 2,
+    struct xu_pause *pause;
+    /* Time (xu_clock.h); NULL: CLOCK_MONOTONIC. */
+    const struct xu_clock *clock;
 };
 
 struct xu_sampler_stats {
@@ -86,6 +85,7 @@ struct xu_sampler_stats {
     double elapsed_s;               /* first tick to last */
     enum xu_stop_reason reason;
     int error;                      /* -errno for XU_STOP_ERROR */
+    bool left_paused;               /* an unpause failed for good (already logged) */
     unsigned int vcpus;             /* max_vcpu_id + 1 at start */
 };
 

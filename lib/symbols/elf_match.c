@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "symbols/xu_elf_find.h"
-#include "sample/xu_sampler.h"
+#include "target/xu_pause.h"
 
 #define MAX_TEXT_SECTIONS 64
 #define BUILD_ID_MAX 64
@@ -355,20 +355,15 @@ int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
     return 0;
 }
 
-static void publish(volatile uint32_t *state, uint32_t v)
-{
-    if (state)
-        __atomic_store_n(state, v, __ATOMIC_SEQ_CST);
-}
-
 int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
-                       volatile uint32_t *pause_state, struct xu_log *log,
+                       struct xu_pause *pause, struct xu_log *log,
                        struct xu_elf_match *out)
 {
+    struct xu_pause *own_pause = NULL;
     struct elf_text tx;
     struct xu_domain_info info;
     struct xu_vcpu_regs regs, chosen;
-    bool paused_by_us = false, have = false;
+    bool paused = false, have = false;
     unsigned int v, nvcpus;
     int rc;
 
@@ -380,16 +375,17 @@ int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
     rc = xu_target_info(t, &info);
     if (rc < 0)
         goto out;
-    if (!info.paused) {
-        publish(pause_state, XU_PAUSE_PAUSING);
-        rc = xu_target_pause(t);
-        if (rc < 0) {
-            publish(pause_state, XU_PAUSE_RUNNING);
+    if (!pause) {
+        rc = xu_pause_new(&own_pause, t, NULL, log);
+        if (rc < 0)
             goto out;
-        }
-        paused_by_us = true;
-        publish(pause_state, XU_PAUSE_PAUSED);
+        pause = own_pause;
     }
+    /* Our own reference, whether or not someone else paused it too. */
+    rc = xu_pause_take(pause);
+    if (rc < 0)
+        goto out;
+    paused = true;
 
     /* Prefer a vCPU in kernel mode: a PV guest's user-mode page tables do
      * not map the kernel. */
@@ -413,16 +409,13 @@ int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
         check_text(&tx, m, out);
     }
 out:
-    if (paused_by_us) {
-        int r = xu_target_unpause(t);
-        if (r < 0) {
-            xu_error(log, "cannot unpause domain %u: %s", (unsigned int)t->domid, strerror(-r));
-            if (rc == 0)
-                rc = r;
-        } else {
-            publish(pause_state, XU_PAUSE_RUNNING);
-        }
+    if (paused) {
+        /* A failure is logged there, with the command that fixes it. */
+        int r = xu_pause_release(pause);
+        if (r < 0 && rc == 0)
+            rc = r;
     }
+    xu_pause_free(own_pause);
     if (rc == 0)
         report(path, &tx, log, out);
     text_close(&tx);

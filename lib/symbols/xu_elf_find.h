@@ -35,6 +35,7 @@
 #include "util/xu_log.h"
 #include "mem/xu_mem.h"
 #include "symbols/xu_symbols.h"
+#include "target/xu_pause.h"
 #include "target/xu_target.h"
 
 #define XU_DEBUG_ROOT "/usr/lib/debug"
@@ -140,14 +141,15 @@ int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
                        struct xu_elf_match *out);
 
 /*
- * The same on a live target: pauses the domain (publishing the pause in
- * *pause_state for the guardian when not NULL, as the sampler does), reads
- * the registers of the first online vCPU, compares, and unpauses on every
- * path.  A domain already paused (by its admin) is neither paused nor
- * unpaused.  The wait is bounded by the few reads above.
+ * The same on a live target: takes a pause reference through pause (the
+ * handle shared with the sampler and the guardian; NULL: a private one),
+ * reads the registers of the first online vCPU, compares, and gives the
+ * reference back on every path.  A domain its admin paused gets our own
+ * reference on top, given back as well (xu_pause.h).  The wait is bounded
+ * by the few reads above.
  */
 int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
-                       volatile uint32_t *pause_state, struct xu_log *log,
+                       struct xu_pause *pause, struct xu_log *log,
                        struct xu_elf_match *out);
 
 #endif

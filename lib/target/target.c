@@ -65,13 +65,20 @@ const char *xu_target_backend_names(void)
 int xu_target_open(struct xu_target *t, const struct xu_target_ops *ops,
                    uint32_t domid, struct xu_log *log)
 {
+    int rc;
+
     memset(t, 0, sizeof(*t));
     if (!ops)
         return -ENOSYS;
     t->ops = ops;
     t->log = log;
     t->domid = domid;
-    return ops->open(t, domid);
+    rc = ops->open(t, domid);
+    /* A backend's open cleans up after itself: what failed to open is no
+     * target, and nothing (a pause handle, close) may call into it. */
+    if (rc < 0)
+        t->ops = NULL;
+    return rc;
 }
 
 void xu_target_close(struct xu_target *t)

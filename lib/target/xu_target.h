@@ -14,6 +14,9 @@
  * The paused window: pause(), vcpu_regs() and reads from frames that are
  * already mapped are what the sampler calls while the guest is stopped.
  * vcpu_regs() must not allocate or do I/O other than its hypercalls.
+ *
+ * pause() and unpause() are called by target/pause.c alone (xu_pause.h
+ * holds the policy), so there are no helpers for them here.
  */
 #ifndef XU_TARGET_H
 #define XU_TARGET_H
@@ -45,6 +48,8 @@ enum xu_paging_mode {
 };
 
 const char *xu_paging_mode_name(enum xu_paging_mode mode);
+
+#define XU_MAX_VCPUS 512    /* bound on max_vcpu_id + 1 we read */
 
 struct xu_domain_info {
     uint32_t domid;
@@ -132,17 +137,14 @@ const struct xu_target_ops *xu_target_backend(const char *name);
 /* Names of the built backends, separated by ", ", for help and errors. */
 const char *xu_target_backend_names(void);
 
-/* Open a target on domid with the given backend (ops). */
+/* Open a target on domid with the given backend (ops).  On failure t is
+ * left closed (t->ops NULL). */
 int xu_target_open(struct xu_target *t, const struct xu_target_ops *ops,
                    uint32_t domid, struct xu_log *log);
 void xu_target_close(struct xu_target *t);
 
 static inline int xu_target_info(struct xu_target *t, struct xu_domain_info *out)
 { return t->ops->info(t, out); }
-static inline int xu_target_pause(struct xu_target *t)
-{ return t->ops->pause(t); }
-static inline int xu_target_unpause(struct xu_target *t)
-{ return t->ops->unpause(t); }
 static inline int xu_target_vcpu_regs(struct xu_target *t, unsigned int vcpu,
                                       struct xu_vcpu_regs *out)
 { return t->ops->vcpu_regs(t, vcpu, out); }

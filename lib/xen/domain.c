@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* domain.c - the domain directory front end: choosing an implementation,
- * the qualifier rule, and the errors a user reads. */
+ * the qualifier rule, and the errors a user reads.  It calls the
+ * implementations (domain_plugin.c, domain_xenstore.c); they use nothing of
+ * it, and only domain_plugin.c knows the plugin's interface. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,7 +11,6 @@
 #include <string.h>
 
 #include "domain_priv.h"
-#include "xen/xu_xl_plugin.h"
 
 /* Xen reserves domids from DOMID_FIRST_RESERVED (0x7ff0) up. */
 #define XU_DOMID_MAX 0x7fefU
@@ -64,15 +65,6 @@ bool xu_domain_qualifier_is_domid(const char *q, uint32_t *domid)
     }
     *domid = v > XU_DOMID_MAX ? UINT32_MAX : (uint32_t)v;
     return true;
-}
-
-const char *xu_domdir_plugin_dir(void)
-{
-    const char *dir = getenv("XEN_UNIPROF_PLUGIN_DIR");
-
-    if (dir && dir[0])
-        return dir;
-    return XU_PKGLIBDIR;
 }
 
 #ifndef HAVE_XENSTORE
@@ -267,7 +259,7 @@ int xu_domdir_create_paused(struct xu_domdir *d, const char *config, uint32_t *d
     if (!d->ops->create_paused) {
         xu_error(d->log, "--create needs the xl-plugin (%s/%s), which is not loaded; "
                  "create the domain with 'xl create -p' and profile it by name",
-                 xu_domdir_plugin_dir(), XU_XL_PLUGIN_FILE);
+                 xu_domdir_plugin_dir(), xu_domdir_plugin_file());
         return -ENOTSUP;
     }
     return d->ops->create_paused(d, config, domid);

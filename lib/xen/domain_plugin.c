@@ -20,6 +20,20 @@ struct plugdir {
     struct xu_xl_plugin *p;
 };
 
+const char *xu_domdir_plugin_dir(void)
+{
+    const char *dir = getenv("XEN_UNIPROF_PLUGIN_DIR");
+
+    if (dir && dir[0])
+        return dir;
+    return XU_PKGLIBDIR;
+}
+
+const char *xu_domdir_plugin_file(void)
+{
+    return XU_XL_PLUGIN_FILE;
+}
+
 static struct plugdir *pd(struct xu_domdir *d)
 {
     return d->priv;
@@ -160,6 +174,10 @@ int xu_domdir_open_plugin(struct xu_domdir **out, const char *dir, struct xu_log
     d = NULL;
     rc = 0;
 out:
-    xu_domdir_close(d);
+    /* Nothing but the plugin is open yet: no fallback to close. */
+    if (d) {
+        pl_close(d);
+        free(d);
+    }
     return rc;
 }

@@ -117,9 +117,11 @@ struct xu_xs_reader {
 /*
  * Where the plugin is looked for: $XEN_UNIPROF_PLUGIN_DIR when set (tests,
  * the lab, a staged build), else the package library directory
- * (XU_PKGLIBDIR).  The file is XU_XL_PLUGIN_FILE from xu_xl_plugin.h.
+ * (XU_PKGLIBDIR).
  */
 const char *xu_domdir_plugin_dir(void);
+/* The plugin's file name in that directory (for messages). */
+const char *xu_domdir_plugin_file(void);
 
 enum xu_domdir_flags {
     XU_DOMDIR_NO_PLUGIN = 1 << 0,   /* xenstore only */

@@ -12,6 +12,7 @@
 
 #include "backend_contract.h"
 #include "fake_xen.h"
+#include "target/xu_pause.h"
 
 const struct xu_target_ops *contract_ops;
 int (*contract_extra_live)(void);
@@ -93,6 +94,49 @@ static void contract_open_reserved_domid(void **state)
     contract_assert_released();
 }
 
+/*
+ * Pauses go through the pause module, as everywhere outside the backends.
+ * One handle per reference, so that every pause here is a hypercall; the
+ * last taken is given back first.
+ */
+static struct xu_pause *held[4];
+static unsigned int nheld;
+
+static int contract_try_pause(struct xu_target *t)
+{
+    struct xu_pause *p;
+    int rc;
+
+    assert_true(nheld < sizeof(held) / sizeof(held[0]));
+    assert_int_equal(xu_pause_new(&p, t, NULL, &fake_xen_log), 0);
+    rc = xu_pause_take(p);
+    if (rc < 0)
+        xu_pause_free(p);
+    else
+        held[nheld++] = p;
+    return rc;
+}
+
+static void contract_pause(struct xu_target *t)
+{
+    assert_int_equal(contract_try_pause(t), 0);
+}
+
+static void contract_unpause(void)
+{
+    assert_true(nheld > 0);
+    assert_int_equal(xu_pause_release(held[--nheld]), 0);
+    xu_pause_free(held[nheld]);
+}
+
+/* After the target's close: the handles still holding a reference are
+ * freed without asking Xen (the backend's close gave the references back). */
+static void contract_forget(void)
+{
+    while (nheld)
+        xu_pause_free(held[--nheld]);
+}
+
 static void contract_info_pv(void **state)
 {
     struct xu_target t;
@@ -107,10 +151,10 @@ static void contract_info_pv(void **state)
     assert_int_equal(info.nr_online_vcpus, 2);
     assert_false(info.paused);
     assert_int_equal(info.handle[0] & 0xff, 0xab);
-    assert_int_equal(xu_target_pause(&t), 0);
+    contract_pause(&t);
     assert_int_equal(xu_target_info(&t, &info), 0);
     assert_true(info.paused);
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_unpause();
     xu_target_close(&t);
     contract_assert_released();
 }
@@ -142,7 +186,7 @@ static void contract_pv_regs_and_offline_vcpus(void **state)
     struct xu_vcpu_regs r;
 
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
+    contract_pause(&t);
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
     assert_true(r.online);
     assert_true(r.kernel_mode);
@@ -163,7 +207,7 @@ static void contract_pv_regs_and_offline_vcpus(void **state)
     /* a vCPU that does not exist is an error */
     assert_int_equal(xu_target_vcpu_regs(&t, FAKE_NR_VCPUS, &r), -EINVAL);
     assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_getvcpucontext for domain 7"));
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_unpause();
     xu_target_close(&t);
     contract_assert_released();
 }
@@ -178,13 +222,13 @@ static void contract_pv32_guest(void **state)
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
     assert_int_equal(xu_target_info(&t, &info), 0);
     assert_int_equal(info.guest_width, 4);
-    assert_int_equal(xu_target_pause(&t), 0);
+    contract_pause(&t);
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
     assert_true(r.online);
     assert_int_equal(r.mmu.paging, XU_PAGING_PAE);
     assert_int_equal(r.ip, 0xc0100000u);
     assert_int_equal(r.mmu.root, 3 * XU_PAGE_SIZE);
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_unpause();
     xu_target_close(&t);
     contract_assert_released();
 }
@@ -198,7 +242,7 @@ static void contract_hvm_regs_and_offline_vcpus(void **state)
     fake_xen.flags = XEN_DOMINF_hvm_guest;
     fake_xen.emulation = XEN_X86_EMU_LAPIC;
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
+    contract_pause(&t);
     before = fake_xen.domctls;
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
     assert_int_equal(fake_xen.domctls - before, 1);  /* one hypercall for an online vCPU */
@@ -213,7 +257,7 @@ static void contract_hvm_regs_and_offline_vcpus(void **state)
     assert_int_equal(xu_target_vcpu_regs(&t, 2, &r), 0);
     assert_false(r.online);
     assert_int_equal(fake_xen.nr_errors, 0);
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_unpause();
     xu_target_close(&t);
     contract_assert_released();
 }
@@ -227,10 +271,10 @@ static void contract_hvm_missing_record_of_online_vcpu_is_error(void **state)
     fake_xen.fail_cmd = XEN_DOMCTL_gethvmcontext_partial;
     fake_xen.fail_errno = ENODATA;
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
+    contract_pause(&t);
     assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), -ENODATA);
     assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_gethvmcontext_partial for domain 7"));
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_unpause();
     xu_target_close(&t);
     contract_assert_released();
 }
@@ -240,11 +284,12 @@ static void contract_close_undoes_our_pauses(void **state)
     struct xu_target t;
 
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_pause(&t);
+    contract_pause(&t);
+    contract_unpause();
     assert_int_equal(fake_xen.pause_count, 1);
     xu_target_close(&t);
+    contract_forget();
     contract_assert_released();
 }
 
@@ -254,8 +299,8 @@ static void contract_close_keeps_pauses_of_others(void **state)
 
     fake_xen.pause_count = 1;     /* an administrator's `xl pause` */
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), 0);
-    assert_int_equal(xu_target_unpause(&t), 0);
+    contract_pause(&t);
+    contract_unpause();
     xu_target_close(&t);
     assert_int_equal(fake_xen.pause_count, 1);
 }
@@ -267,7 +312,7 @@ static void contract_pause_failure_is_reported(void **state)
     fake_xen.fail_cmd = XEN_DOMCTL_pausedomain;
     fake_xen.fail_errno = EUSERS;     /* Xen's limit on nested controller pauses */
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_target_pause(&t), -EUSERS);
+    assert_int_equal(contract_try_pause(&t), -EUSERS);
     assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_pausedomain for domain 7"));
     xu_target_close(&t);
     contract_assert_released();

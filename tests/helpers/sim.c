@@ -37,7 +37,12 @@ struct xu_sim {
     uint64_t dying_countdown;   /* pauses left before the domain is dying */
     int dying_armed, dying;
     unsigned int fail_maps;
+    int fail_pause_err, fail_unpause_err, fail_regs_err, fail_open_err;
+    uint32_t fail_pause_n, fail_unpause_n, fail_regs_n;
+    uint32_t domid;
 };
+
+static struct xu_sim *registered;
 
 struct xu_sim *xu_sim_new(enum xu_guest_type type, size_t nr_frames, unsigned int nr_vcpus)
 {
@@ -267,6 +272,62 @@ void xu_sim_fail_maps(struct xu_sim *sim, unsigned int n)
     sim->fail_maps = n;
 }
 
+void xu_sim_fail_pause(struct xu_sim *sim, int err, uint32_t n)
+{
+    sim->fail_pause_err = err;
+    sim->fail_pause_n = n;
+}
+
+void xu_sim_fail_unpause(struct xu_sim *sim, int err, uint32_t n)
+{
+    sim->fail_unpause_err = err;
+    sim->fail_unpause_n = n;
+}
+
+void xu_sim_fail_regs(struct xu_sim *sim, int err, uint32_t n)
+{
+    sim->fail_regs_err = err;
+    sim->fail_regs_n = n;
+}
+
+void xu_sim_fail_open(struct xu_sim *sim, int err)
+{
+    sim->fail_open_err = err;
+}
+
+int xu_sim_admin_pause(struct xu_sim *sim)
+{
+    if (sim->gone)
+        return -ESRCH;
+    sim->ctr.pause_depth++;
+    return 0;
+}
+
+int xu_sim_admin_unpause(struct xu_sim *sim)
+{
+    if (sim->ctr.pause_depth <= 0)
+        return -EINVAL;
+    sim->ctr.pause_depth--;
+    return 0;
+}
+
+void xu_sim_register(struct xu_sim *sim, uint32_t domid)
+{
+    registered = sim;
+    if (sim)
+        sim->domid = domid;
+}
+
+/* Take one of n scripted failures; 0 when none is left. */
+static int take_fault(int err, uint32_t *n)
+{
+    if (*n == 0)
+        return 0;
+    if (*n != XU_SIM_ALWAYS)
+        (*n)--;
+    return err;
+}
+
 void xu_sim_get_counters(const struct xu_sim *sim, struct xu_sim_counters *out)
 {
     *out = sim->ctr;
@@ -284,6 +345,28 @@ static int sim_open(struct xu_target *t, uint32_t domid)
     return t->priv ? 0 : -ENODEV;
 }
 
+/* Opened by domid, as a Xen backend is. */
+static int sim_open_registered(struct xu_target *t, uint32_t domid)
+{
+    struct xu_sim *sim = registered;
+
+    if (!sim)
+        return -ENODEV;
+    if (sim->fail_open_err == -EPROTO) {
+        xu_error(t->log, "Xen version mismatch: the running hypervisor (simulated) rejects "
+                 "the domctl interface this xen-uniprof was built for");
+        return -EPROTO;
+    }
+    if (sim->fail_open_err)
+        return sim->fail_open_err;
+    if (domid != sim->domid || sim->gone)
+        return -ESRCH;
+    sim->ctr.opens++;
+    t->priv = sim;
+    t->arch = sim->arch;
+    return 0;
+}
+
 static void sim_close(struct xu_target *t)
 {
 }
@@ -296,7 +379,7 @@ static int sim_info(struct xu_target *t, struct xu_domain_info *out)
     if (sim->gone)
         return -ESRCH;
     memset(out, 0, sizeof(*out));
-    out->domid = SIM_DOMID;
+    out->domid = t->domid;
     out->type = sim->type;
     out->max_vcpu_id = sim->nr_vcpus ? sim->nr_vcpus - 1 : 0;
     for (i = 0; i < sim->nr_vcpus; i++)
@@ -313,8 +396,13 @@ static int sim_pause(struct xu_target *t)
 {
     struct xu_sim *sim = t->priv;
 
+    int rc;
+
     if (sim->gone)
         return -ESRCH;
+    rc = take_fault(sim->fail_pause_err, &sim->fail_pause_n);
+    if (rc)
+        return rc;
     if (sim->end_armed && !sim->ended) {
         if (sim->end_countdown == 0) {
             sim->ended = 1;
@@ -341,7 +429,12 @@ static int sim_pause(struct xu_target *t)
 static int sim_unpause(struct xu_target *t)
 {
     struct xu_sim *sim = t->priv;
+    int rc;
 
+    sim->ctr.unpause_calls++;
+    rc = take_fault(sim->fail_unpause_err, &sim->fail_unpause_n);
+    if (rc)
+        return rc;
     if (sim->ctr.pause_depth <= 0)
         return -EINVAL;     /* as Xen: unpausing what is not paused fails */
     sim->ctr.unpauses++;
@@ -353,9 +446,13 @@ static int sim_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_
 {
     struct xu_sim *sim = t->priv;
     struct sim_vcpu *v;
+    int rc;
 
     if (vcpu >= sim->nr_vcpus)
         return -EINVAL;
+    rc = take_fault(sim->fail_regs_err, &sim->fail_regs_n);
+    if (rc)
+        return rc;
     v = &sim->vcpus[vcpu];
     if (v->n == 0) {
         memset(out, 0, sizeof(*out));
@@ -394,6 +491,18 @@ static void sim_unmap_frame(struct xu_target *t, const void *addr)
 
     sim->ctr.unmaps++;
 }
+
+const struct xu_target_ops xu_sim_ops = {
+    .name = "sim",
+    .open = sim_open_registered,
+    .close = sim_close,
+    .info = sim_info,
+    .pause = sim_pause,
+    .unpause = sim_unpause,
+    .vcpu_regs = sim_vcpu_regs,
+    .map_frame = sim_map_frame,
+    .unmap_frame = sim_unmap_frame,
+};
 
 static const struct xu_target_ops sim_ops = {
     .name = "sim",

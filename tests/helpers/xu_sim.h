@@ -78,10 +78,41 @@ void xu_sim_dying_after(struct xu_sim *sim, uint64_t pauses);
 /* Make the next n map_frame calls fail. */
 void xu_sim_fail_maps(struct xu_sim *sim, unsigned int n);
 
+/*
+ * Faults, for the pause policy and the record path.  err is a negative
+ * errno; n the number of calls that fail (XU_SIM_ALWAYS: every one).
+ * A failing call changes nothing (the pause count stays as it was).
+ */
+#define XU_SIM_ALWAYS UINT32_MAX
+void xu_sim_fail_pause(struct xu_sim *sim, int err, uint32_t n);
+void xu_sim_fail_unpause(struct xu_sim *sim, int err, uint32_t n);
+/* Make the next n vcpu_regs calls fail with err. */
+void xu_sim_fail_regs(struct xu_sim *sim, int err, uint32_t n);
+/* open() through xu_sim_ops fails with err: -EACCES/-EPERM as without
+ * privilege, -EPROTO as a Xen interface version mismatch (logged as the
+ * real backends do: one line naming the mismatch). */
+void xu_sim_fail_open(struct xu_sim *sim, int err);
+
+/* An administrator's `xl pause` / `xl unpause`: a pause reference that is
+ * not the profiler's. */
+int xu_sim_admin_pause(struct xu_sim *sim);
+int xu_sim_admin_unpause(struct xu_sim *sim);
+
+/*
+ * The sim as a backend chosen by name and opened by domid, as the record
+ * path opens Xen (xu_target_open(t, &xu_sim_ops, domid, log)): it attaches
+ * to the sim last given to xu_sim_register() when domid matches (-ESRCH
+ * otherwise).  A forked child (the guardian) attaches to its own copy.
+ */
+extern const struct xu_target_ops xu_sim_ops;
+void xu_sim_register(struct xu_sim *sim, uint32_t domid);
+
 struct xu_sim_counters {
     uint64_t pauses, unpauses;
     uint64_t maps, unmaps;
     int pause_depth;            /* pauses - unpauses */
+    uint64_t unpause_calls;     /* unpause calls, failed ones included */
+    uint64_t opens;
 };
 void xu_sim_get_counters(const struct xu_sim *sim, struct xu_sim_counters *out);
 

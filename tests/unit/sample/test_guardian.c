@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "sample/xu_guardian.h"
-#include "sample/xu_sampler.h"
+#include "target/xu_pause.h"
 
 #define FAKE_DOMID 7
 
@@ -34,8 +34,11 @@ struct fake_dom {
     int opens;
     int open_rc;            /* open() fails with this when non-zero */
     int gone;
+    int unpause_fail;       /* unpauses that fail with -EIO; -1: all */
+    int unpause_calls;
     char msg[512];          /* the guardian's log line */
     int msgs;
+    char first_msg[512];
 };
 
 static struct fake_dom *dom;
@@ -79,6 +82,12 @@ static int f_unpause(struct xu_target *t)
     int c = __atomic_load_n(&dom->pause_count, __ATOMIC_SEQ_CST);
 
     (void)t;
+    __atomic_add_fetch(&dom->unpause_calls, 1, __ATOMIC_SEQ_CST);
+    if (dom->unpause_fail) {
+        if (dom->unpause_fail > 0)
+            dom->unpause_fail--;
+        return -EIO;
+    }
     do {
         if (c == 0)
             return -EINVAL;     /* as Xen */
@@ -128,7 +137,8 @@ static void shared_emit(void *ctx, enum xu_log_level level, const char *msg)
     (void)ctx;
     (void)level;
     snprintf(dom->msg, sizeof(dom->msg), "%s", msg);
-    __atomic_add_fetch(&dom->msgs, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_add_fetch(&dom->msgs, 1, __ATOMIC_SEQ_CST) == 1)
+        snprintf(dom->first_msg, sizeof(dom->first_msg), "%s", msg);
 }
 
 static struct xu_log shared_log = { shared_emit, NULL, XU_LOG_DEBUG };
@@ -347,26 +357,25 @@ static void run_killed_profiler(unsigned int delay_us, bool loop)
         volatile uint32_t *ps;
         struct xu_guardian *g;
         struct xu_target t;
+        struct xu_pause *ph;
         pid_t p;
 
         close(report[0]);
         if (xu_guardian_start(&g, &fake_ops, FAKE_DOMID, &ps, &shared_log) < 0)
             _exit(1);
-        if (xu_target_open(&t, &fake_ops, FAKE_DOMID, NULL) < 0)
+        if (xu_target_open(&t, &fake_ops, FAKE_DOMID, NULL) < 0 ||
+            xu_pause_new(&ph, &t, ps, NULL) < 0)
             _exit(1);
         p = xu_guardian_pid(g);
         if (write(report[1], &p, sizeof(p)) != (ssize_t)sizeof(p))
             _exit(1);
         close(report[1]);
         for (;;) {
-            /* the sampler's order (lib/sampler.c) */
-            __atomic_store_n(ps, XU_PAUSE_PAUSING, __ATOMIC_SEQ_CST);
-            xu_target_pause(&t);
-            __atomic_store_n(ps, XU_PAUSE_PAUSED, __ATOMIC_SEQ_CST);
+            /* as the sampler's ticks do, through the pause module */
+            xu_pause_take(ph);
             if (!loop)
                 pause();    /* killed while paused */
-            xu_target_unpause(&t);
-            __atomic_store_n(ps, XU_PAUSE_RUNNING, __ATOMIC_SEQ_CST);
+            xu_pause_release(ph);
         }
     }
     close(report[1]);
@@ -417,6 +426,105 @@ static void test_sigkilled_profiler_at_random_moments(void **state)
     }
 }
 
+/* ---- when unpausing fails ---- */
+
+static void test_guardian_retries_a_failed_unpause(void **state)
+{
+    volatile uint32_t *ps;
+    struct xu_guardian *g;
+
+    (void)state;
+    g = start(&ps);
+    dom->pause_count = 1;
+    *ps = XU_PAUSE_PAUSED;
+    dom->unpause_fail = 2;
+    assert_int_equal(xu_guardian_stop(g), 0);
+    assert_int_equal(dom->unpause_calls, 3);
+    assert_int_equal(dom->pause_count, 0);
+    assert_int_equal(dom->msgs, 1);
+    assert_non_null(strstr(dom->msg, "unpaused"));
+}
+
+static void test_guardian_names_the_fix_when_it_cannot(void **state)
+{
+    volatile uint32_t *ps;
+    struct xu_guardian *g;
+
+    (void)state;
+    g = start(&ps);
+    dom->pause_count = 1;
+    *ps = XU_PAUSE_PAUSED;
+    dom->unpause_fail = -1;
+    /* the guardian exits 1: stop says the child ended abnormally */
+    assert_int_equal(xu_guardian_stop(g), -ECHILD);
+    assert_int_equal(dom->unpause_calls, XU_PAUSE_UNPAUSE_TRIES);
+    assert_int_equal(dom->pause_count, 1);
+    assert_int_equal(dom->msgs, 1);
+    assert_non_null(strstr(dom->msg, "xl unpause 7"));
+    dom->unpause_fail = 0;
+    dom->pause_count = 0;
+}
+
+/*
+ * The profiler's own unpause fails for good (it says so once and leaves the
+ * word PAUSED), then it dies holding the pause: the guardian, once Xen
+ * answers again, gives the reference back.
+ */
+static void test_profiler_dies_after_a_failed_unpause(void **state)
+{
+    pid_t prof, gpid;
+    int report[2], status, i;
+
+    (void)state;
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+    assert_int_equal(pipe(report), 0);
+    prof = fork();
+    assert_true(prof >= 0);
+    if (prof == 0) {
+        volatile uint32_t *ps;
+        struct xu_guardian *g;
+        struct xu_target t;
+        struct xu_pause *ph;
+        pid_t p;
+
+        close(report[0]);
+        if (xu_guardian_start(&g, &fake_ops, FAKE_DOMID, &ps, &shared_log) < 0 ||
+            xu_target_open(&t, &fake_ops, FAKE_DOMID, NULL) < 0 ||
+            xu_pause_new(&ph, &t, ps, &shared_log) < 0)
+            _exit(1);
+        p = xu_guardian_pid(g);
+        if (xu_pause_take(ph) < 0)
+            _exit(1);
+        dom->unpause_fail = -1;
+        if (xu_pause_release(ph) != -EIO || *ps != XU_PAUSE_PAUSED)
+            _exit(1);
+        dom->unpause_fail = 0;      /* Xen answers again */
+        if (write(report[1], &p, sizeof(p)) != (ssize_t)sizeof(p))
+            _exit(1);
+        _exit(1);                   /* dies without stopping the guardian */
+    }
+    close(report[1]);
+    assert_int_equal(read(report[0], &gpid, sizeof(gpid)), (ssize_t)sizeof(gpid));
+    close(report[0]);
+    assert_int_equal(waitpid(prof, &status, 0), prof);
+    for (i = 0; i < 500; i++) {
+        pid_t r = waitpid(gpid, &status, WNOHANG);
+        if (r == gpid)
+            break;
+        assert_int_equal(r, 0);
+        sleep_ms(10);
+    }
+    assert_true(i < 500);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(dom->pause_count, 0);
+    /* the profiler's one error named the fix; the guardian's line says it
+     * did it */
+    assert_int_equal(dom->msgs, 2);
+    assert_non_null(strstr(dom->first_msg, "xl unpause 7"));
+    assert_non_null(strstr(dom->msg, "unpaused"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +537,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_does_not_hold_our_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkilled_profiler_while_paused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkilled_profiler_at_random_moments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guardian_retries_a_failed_unpause, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_guardian_names_the_fix_when_it_cannot, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_profiler_dies_after_a_failed_unpause, setup,
+                                        teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

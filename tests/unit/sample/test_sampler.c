@@ -25,6 +25,7 @@ struct fixture {
     struct xu_sampler_config cfg;
     struct xu_sampler_stats st;
     volatile uint32_t pause_state;
+    struct xu_pause *pause;
 };
 
 static const uint64_t chain_a[] = { 0xffffffff80001010ULL, 0xffffffff80002020ULL, 0xffffffff80000010ULL };
@@ -44,7 +45,8 @@ static int setup_vcpus(void **state, unsigned int nr_vcpus)
     f.cfg.frequency_hz = 1000;
     f.cfg.max_depth = 32;
     f.cfg.no_sleep = 1;
-    f.cfg.pause_state = &f.pause_state;
+    assert_int_equal(xu_pause_new(&f.pause, &f.t, &f.pause_state, NULL), 0);
+    f.cfg.pause = f.pause;
     *state = &f;
     return 0;
 }
@@ -62,6 +64,7 @@ static int teardown(void **state)
     assert_int_equal(c.pause_depth, 0);
     assert_int_equal(c.pauses, c.unpauses);
     assert_int_equal(f->pause_state, XU_PAUSE_RUNNING);
+    xu_pause_free(f->pause);
     xu_profile_free(f->p);
     xu_mem_free(f->m);
     xu_target_close(&f->t);

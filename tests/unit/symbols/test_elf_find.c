@@ -667,7 +667,8 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     struct xu_sim_counters c;
     struct xu_vcpu_regs user = { .online = true, .kernel_mode = false,
                                  .mmu.paging = XU_PAGING_LONG4 };
-    uint32_t pause_state = XU_PAUSE_RUNNING;
+    volatile uint32_t pause_state = XU_PAUSE_RUNNING;
+    struct xu_pause *pause;
 
     make_kernel_with_init(path_in(f, "k"));
     guest_new(&g);
@@ -679,24 +680,28 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     assert_int_equal(xu_sim_push_state(g.sim, 0, &user), 0);
     assert_int_equal(xu_sim_push_state(g.sim, 1, &g.regs), 0);
 
-    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), &g.t, g.m, &pause_state, NULL, &r), 0);
+    assert_int_equal(xu_pause_new(&pause, &g.t, &pause_state, NULL), 0);
+    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), &g.t, g.m, pause, NULL, &r), 0);
     assert_int_equal(r.verdict, XU_ELF_MATCH);
     xu_sim_get_counters(g.sim, &c);
     assert_int_equal(c.pauses, 1);
     assert_int_equal(c.unpauses, 1);
     assert_int_equal(c.pause_depth, 0);
     assert_int_equal(pause_state, XU_PAUSE_RUNNING);
+    xu_pause_free(pause);
 
-    /* paused by its admin: left paused, not paused again */
-    assert_int_equal(xu_target_pause(&g.t), 0);
+    /* paused by its admin: our own reference on top, given back; the
+     * admin's stays */
+    assert_int_equal(xu_sim_admin_pause(g.sim), 0);
     assert_int_equal(xu_elf_match_guest(path_in(f, "k"), &g.t, g.m, NULL, NULL, &r), 0);
     assert_int_equal(r.verdict, XU_ELF_MATCH);
     xu_sim_get_counters(g.sim, &c);
     assert_int_equal(c.pauses, 2);
+    assert_int_equal(c.unpauses, 2);
     assert_int_equal(c.pause_depth, 1);
 
     /* a file that cannot be read: no pause at all */
-    assert_int_equal(xu_target_unpause(&g.t), 0);
+    assert_int_equal(xu_sim_admin_unpause(g.sim), 0);
     assert_true(xu_elf_match_guest(path_in(f, "nonexistent"), &g.t, g.m, NULL, &f->cap.log,
                                    &r) < 0);
     xu_sim_get_counters(g.sim, &c);

@@ -30,6 +30,7 @@
 
 #include "backend_contract.h"
 #include "fake_xen.h"
+#include "target/xu_pause.h"
 
 #define MAX_BUFS 8
 
@@ -221,22 +222,27 @@ static void test_paused_window_does_not_allocate(void **state)
 {
     struct xu_target t;
     struct xu_vcpu_regs r;
+    struct xu_pause *p;
     int i, a, b;
     unsigned int v;
 
     for (i = 0; i < 2; i++) {
         fake_xen.flags = i ? XEN_DOMINF_hvm_guest : 0;
         assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+        /* the pause module's handle is made before the window, as the
+         * sampler's is; take and release allocate nothing */
+        assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
         a = fake_xen.allocs;
         b = bufs.allocs;
         for (int s = 0; s < 100; s++) {
-            assert_int_equal(xu_target_pause(&t), 0);
+            assert_int_equal(xu_pause_take(p), 0);
             for (v = 0; v < FAKE_NR_VCPUS; v++)
                 assert_int_equal(xu_target_vcpu_regs(&t, v, &r), 0);
-            assert_int_equal(xu_target_unpause(&t), 0);
+            assert_int_equal(xu_pause_release(p), 0);
         }
         assert_int_equal(fake_xen.allocs, a);
         assert_int_equal(bufs.allocs, b);
+        xu_pause_free(p);
         xu_target_close(&t);
     }
     contract_assert_released();

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * choose.c - the record run's choices before the guest is touched: the
+ * output format and path, the symbol ELF, the unwinder.  Each returns a
+ * result and has logged why when it is not XU_RECORD_OK.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/record_priv.h"
+#ifdef HAVE_LIBDW
+#include "unwind/xu_cfi.h"
+#endif
+
+static const struct xu_output_ops *default_format(void)
+{
+    const struct xu_output_ops *ops = xu_output_find("svg");
+
+    return ops ? ops : &xu_output_folded;
+}
+
+static void list_formats(char *buf, size_t len)
+{
+    size_t i, used = 0;
+
+    buf[0] = '\0';
+    for (i = 0; xu_output_formats[i] && used + 1 < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                                 xu_output_formats[i]->name);
+}
+
+enum xu_record_result xu_record_choose_output(const struct xu_record_config *job,
+                                              const char *domain_label,
+                                              const struct xu_output_ops **ops, char **path,
+                                              struct xu_log *log)
+{
+    char names[256];
+    const char *ext;
+
+    *path = NULL;
+    if (job->format) {
+        *ops = xu_output_find(job->format);
+        if (!*ops) {
+            list_formats(names, sizeof(names));
+            xu_error(log, "-f/--format: unknown format '%s' (known: %s)", job->format, names);
+            return XU_RECORD_USAGE;
+        }
+    } else if (job->output && strcmp(job->output, "-") == 0) {
+        *ops = &xu_output_folded;
+    } else if (job->output) {
+        *ops = xu_output_for_path(job->output);
+        if (!*ops) {
+            list_formats(names, sizeof(names));
+            xu_error(log, "-o/--output: cannot tell the format of '%s' from its extension; "
+                     "add -f FORMAT (known: %s)", job->output, names);
+            return XU_RECORD_USAGE;
+        }
+    } else {
+        *ops = default_format();
+    }
+
+    if (job->output) {
+        *path = strdup(job->output);
+    } else {
+        ext = (*ops)->extensions;
+        size_t n = strcspn(ext, " ");
+        if (asprintf(path, "%s%.*s", domain_label, (int)n, ext) < 0)
+            *path = NULL;
+    }
+    if (!*path) {
+        xu_error(log, "out of memory");
+        return XU_RECORD_FAILURE;
+    }
+    return XU_RECORD_OK;
+}
+
+/*
+ * Find the symbol ELF: --elf, or from the domain's kernel.  Without one,
+ * only the raw format (addresses, symbolised later) can be written.
+ */
+enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
+                                             struct xu_domdir *dir, uint32_t domid,
+                                             const struct xu_output_ops *fmt,
+                                             struct xu_elf_choice *choice, struct xu_log *log)
+{
+    struct xu_elf_find_config cfg = { .elf = job->elf };
+    char *kernel = NULL;
+    enum xu_record_result ec = XU_RECORD_OK;
+    int rc;
+
+    if (!job->elf && xu_domdir_kernel_path(dir, domid, &kernel) == 0)
+        cfg.kernel = kernel;
+    if (!cfg.elf && !cfg.kernel) {
+        if (fmt == &xu_output_raw)
+            goto out;
+        xu_error(log, "cannot tell which kernel domain %" PRIu32 " runs (%s knows no kernel "
+                 "path for it): pass the unstripped ELF with -e/--elf, or write -f raw and "
+                 "symbolise later with 'xen-uniprof convert'", domid, xu_domdir_name(dir));
+        ec = XU_RECORD_SYMBOLS;
+        goto out;
+    }
+    rc = xu_elf_find(&cfg, log, choice);
+    if (rc < 0) {
+        if (fmt != &xu_output_raw)
+            ec = XU_RECORD_SYMBOLS;
+        goto out;
+    }
+    xu_info(log, "symbols: %s (%s)", choice->shown ? choice->shown : choice->path, choice->reason);
+out:
+    free(kernel);
+    return ec;
+}
+
+/*
+ * The unwinder for --unwind.  auto: CFI from the symbol ELF where it has
+ * some, else plain frame pointers; cfi: CFI or an error.  *table is the
+ * CFI table for the unwinder's env (freed by the caller).
+ */
+enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
+                                                const char *elf_path,
+                                                struct xu_sampler_config *cfg, void **table,
+                                                struct xu_log *log)
+{
+    *table = NULL;
+    cfg->unwinder = &xu_unwind_fp_ops;
+    if (job->unwind == XU_UNWIND_FP)
+        return XU_RECORD_OK;
+#ifdef HAVE_LIBDW
+    {
+        struct xu_cfi_table *cfi = NULL;
+        struct xu_cfi_stats cst;
+        int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &cfi) : -ENODATA;
+
+        if (rc < 0) {
+            if (job->unwind == XU_UNWIND_CFI) {
+                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s",
+                         elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+                return XU_RECORD_SYMBOLS;
+            }
+            xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
+                    elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+            return XU_RECORD_OK;
+        }
+        xu_cfi_get_stats(cfi, &cst);
+        xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
+                job->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
+        cfg->unwinder = job->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
+        *table = cfi;
+        return XU_RECORD_OK;
+    }
+#else
+    if (job->unwind == XU_UNWIND_CFI) {
+        xu_error(log, "--unwind=cfi: this build has no DWARF support (configure found no libdw)");
+        return XU_RECORD_USAGE;
+    }
+    return XU_RECORD_OK;
+#endif
+}
+
+void xu_record_free_unwind_table(void *table)
+{
+#ifdef HAVE_LIBDW
+    xu_cfi_free(table);
+#endif
+}

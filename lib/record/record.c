@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * record.c - profile a live domain: resolve it, attach, sample, symbolise,
+ * write (see xu_record.h).  Every failure ends in one message and one
+ * result; the pause module guarantees the guest runs again, or says how to
+ * make it, before we get to the output.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "record/record_priv.h"
+#include "record/xu_record.h"
+#include "mem/xu_mem.h"
+#include "symbols/xu_elf_code.h"
+#include "symbols/xu_elf_find.h"
+#include "symbols/xu_symbols.h"
+#include "symbols/xu_vouch.h"
+#include "target/xu_pause.h"
+
+/* A backend's open/info failure as a result (the backend logged why). */
+static enum xu_record_result result_for_target_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+        return XU_RECORD_NO_DOMAIN;
+    case -EACCES:
+    case -EPERM:
+    case -ENOENT:
+    case -ENODEV:
+        return XU_RECORD_PRIVILEGE;
+    case -EPROTO:
+        return XU_RECORD_XEN_MISMATCH;
+    default:
+        return XU_RECORD_FAILURE;
+    }
+}
+
+/* ---- the job ---- */
+
+/* A domain directory error as a result (the directory logged why). */
+static enum xu_record_result result_for_domdir_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+    case -EPERM:
+    case -EINVAL:
+        return XU_RECORD_NO_DOMAIN;
+    case -EACCES:
+    case -ENOENT:
+    case -ECONNREFUSED:
+        return XU_RECORD_PRIVILEGE;
+    case -ENOTSUP:
+        return XU_RECORD_USAGE;
+    default:
+        return XU_RECORD_FAILURE;
+    }
+}
+
+/* Find the domain (or create it): fills entry; returns a result. */
+static enum xu_record_result find_domain(const struct xu_record_config *job,
+                                         struct xu_domdir *dir, struct xu_domain_entry *entry,
+                                         int *created, struct xu_log *log)
+{
+    char id[16];
+    int rc;
+
+    *created = 0;
+    if (job->create) {
+        rc = xu_domdir_create_paused(dir, job->create, &entry->domid);
+        if (rc < 0)
+            return rc == -ENOTSUP ? XU_RECORD_USAGE : XU_RECORD_FAILURE;
+        *created = 1;
+        snprintf(id, sizeof(id), "%" PRIu32, entry->domid);
+        if (xu_domdir_resolve(dir, id, entry) < 0)
+            entry->name[0] = '\0';
+        xu_info(log, "created domain %" PRIu32 " (%s) from %s, paused", entry->domid,
+                entry->name, job->create);
+        return XU_RECORD_OK;
+    }
+    rc = xu_domdir_resolve(dir, job->domain, entry);
+    return rc < 0 ? result_for_domdir_error(rc) : XU_RECORD_OK;
+}
+
+/* Loud, because every symbol in the profile would be wrong. */
+static void check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
+                              struct xu_pause *pause, struct xu_log *log)
+{
+    struct xu_elf_match match;
+
+    if (xu_elf_match_guest(path, t, m, pause, log, &match) < 0)
+        return;
+    switch (match.verdict) {
+    case XU_ELF_MISMATCH:
+        xu_warn(log, "**************************************************************");
+        xu_warn(log, "%s does NOT match the kernel running in domain %" PRIu32 "%s "
+                "(%" PRIu64 " of %" PRIu64 " bytes equal, first difference at 0x%" PRIx64 "): "
+                "the profile's function names will be wrong", path, t->domid,
+                match.build_id_checked && !match.build_id_equal ? ", build-id differs" : "",
+                match.equal_bytes, match.bytes, match.first_diff_va);
+        xu_warn(log, "**************************************************************");
+        break;
+    case XU_ELF_MATCH:
+        xu_debug(log, "%s matches the running kernel (%u chunks compared%s)", path,
+                 match.chunks, match.build_id_checked ? ", build-id equal" : "");
+        break;
+    case XU_ELF_UNKNOWN:
+        xu_info(log, "could not check that %s is the running kernel (its text is not mapped "
+                "where the ELF says)", path);
+        break;
+    }
+}
+
+/* The real guardian, when the environment brings none. */
+static int guardian_start(const struct xu_record_env *env, struct xu_guardian **g,
+                          const struct xu_target_ops *ops, uint32_t domid,
+                          volatile uint32_t **pause_state, struct xu_log *log)
+{
+    if (env->guardian_start)
+        return env->guardian_start(g, ops, domid, pause_state, log);
+    return xu_guardian_start(g, ops, domid, pause_state, log);
+}
+
+static void guardian_stop(const struct xu_record_env *env, struct xu_guardian *g)
+{
+    if (!g)
+        return;
+    if (env->guardian_stop)
+        env->guardian_stop(g);
+    else
+        xu_guardian_stop(g);
+}
+
+/* The backend: the environment's, or the named (or best) built one. */
+static const struct xu_target_ops *choose_backend(const struct xu_record_config *job,
+                                                  const struct xu_record_env *env,
+                                                  struct xu_log *log)
+{
+    const struct xu_target_ops *backend;
+
+    if (env->backend)
+        return env->backend;
+    backend = xu_target_backend(job->backend);
+    if (!backend) {
+        if (job->backend)
+            xu_error(log, "--backend: unknown backend '%s' (this build has: %s)", job->backend,
+                     xu_target_backend_names());
+        else
+            xu_error(log, "this build has no Xen backend (configured --with-backend=none); "
+                     "only 'xen-uniprof convert' works");
+    }
+    return backend;
+}
+
+/*
+ * Each finished walk once more, against the ELF: did it reach a root?
+ * Without the ELF's code nothing can be vouched for, so nothing counts as
+ * complete (the run said why when the code could not be read).
+ */
+static void vouch_for_walks(struct xu_profile *profile, const struct xu_symtab *symtab,
+                            const struct xu_elf_code *code, const struct xu_arch_ops *arch)
+{
+    const struct xu_vouch vouch = { .symtab = symtab, .code = code, .arch = arch };
+    size_t i;
+
+    if (code && arch) {
+        xu_vouch_profile(profile, &vouch);
+        return;
+    }
+    for (i = 0; i < xu_profile_nr_stacks(profile); i++)
+        if (xu_walk_complete(xu_profile_stack(profile, i)->end))
+            xu_profile_set_end(profile, i, XU_WALK_NOT_ROOT);
+}
+
+enum xu_record_result xu_record_run(const struct xu_record_config *job,
+                                    const struct xu_record_env *env_in)
+{
+    static const struct xu_record_env real_env;
+    const struct xu_record_env *env = env_in ? env_in : &real_env;
+    struct xu_log *log = env->log ? env->log : xu_log_default();
+    const struct xu_target_ops *backend;
+    const struct xu_output_ops *fmt = NULL;
+    struct xu_domdir *dir = NULL;
+    struct xu_domain_entry entry = { 0 };
+    struct xu_elf_choice elf;
+    struct xu_guardian *guardian = NULL;
+    volatile uint32_t *pause_state = NULL;
+    struct xu_pause *pause = NULL;
+    struct xu_target target = { 0 };
+    struct xu_domain_info info;
+    struct xu_mem *mem = NULL;
+    struct xu_profile *profile = NULL;
+    struct xu_symbolizer *sz = NULL;
+    struct xu_sampler_stats st;
+    struct xu_profile_totals tot;
+    struct xu_output_meta meta = { 0 };
+    struct xu_output_options oopts = { 0 };
+    struct xu_output_ctx octx;
+    struct xu_sampler_config cfg = { 0 };
+    struct xu_record_summary sum = { 0 };
+    uint64_t *addrs = NULL;
+    void *unwind_table = NULL;
+    struct xu_unwind_env unwind_env = { 0 };
+    struct xu_elf_code *code = NULL;
+    const struct xu_arch_ops *arch = NULL;
+    char *out_path = NULL, top[128];
+    const char *label;
+    long nr_addrs;
+    enum xu_record_result ec;
+    int rc, target_open = 0, created = 0, created_paused = 0;
+
+    xu_elf_choice_init(&elf);
+    memset(&st, 0, sizeof(st));
+
+    backend = choose_backend(job, env, log);
+    if (!backend) {
+        ec = XU_RECORD_USAGE;
+        goto out;
+    }
+
+    rc = (env->domdir_open ? env->domdir_open : xu_domdir_open)(
+        &dir, job->create ? XU_DOMDIR_NEED_PLUGIN : 0, log);
+    if (rc < 0) {
+        ec = result_for_domdir_error(rc);
+        goto out;
+    }
+    ec = find_domain(job, dir, &entry, &created, log);
+    if (ec != XU_RECORD_OK)
+        goto out;
+    created_paused = created;
+    label = entry.name[0] ? entry.name : job->domain ? job->domain : "domain";
+
+    ec = xu_record_choose_output(job, label, &fmt, &out_path, log);
+    if (ec != XU_RECORD_OK)
+        goto out;
+    /* Symbols and unwind tables before the guest is touched: a stripped
+     * ELF fails fast. */
+    ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, log);
+    if (ec != XU_RECORD_OK)
+        goto out;
+    ec = xu_record_choose_unwinder(job, elf.path, &cfg, &unwind_table, log);
+    if (ec != XU_RECORD_OK)
+        goto out;
+
+    /*
+     * Before the guest can be paused by us, a guardian watches: it unpauses
+     * the guest if we die.  Forked before we open our own Xen handles, so
+     * that it inherits none of them (it opens its own).
+     */
+    rc = guardian_start(env, &guardian, backend, entry.domid, &pause_state, log);
+    if (rc < 0) {
+        /* Logged by the guardian (a Xen version mismatch by its own open,
+         * in the one line that says what to do). */
+        ec = result_for_target_error(rc);
+        goto out;
+    }
+    /* The run's one pause handle: the ELF check, the creation pause and
+     * the sampler share it, and it keeps the guardian's word. */
+    rc = xu_pause_new(&pause, &target, pause_state, log);
+    if (rc < 0) {
+        xu_error(log, "out of memory");
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+    if (created_paused)
+        xu_pause_adopt(pause);      /* the creation pause is ours to undo */
+
+    rc = xu_target_open(&target, backend, entry.domid, log);
+    if (rc < 0) {
+        ec = result_for_target_error(rc);
+        goto out;
+    }
+    target_open = 1;
+    rc = xu_target_info(&target, &info);
+    if (rc < 0) {
+        if (rc == -ESRCH)
+            xu_error(log, "domain %" PRIu32 " is gone", entry.domid);
+        ec = result_for_target_error(rc);
+        goto out;
+    }
+
+    mem = xu_mem_new(&target, NULL);
+    profile = xu_profile_new(0);
+    if (!mem || !profile) {
+        xu_error(log, "out of memory");
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+    if (elf.path)
+        check_elf_matches(elf.path, &target, mem, pause, log);
+    if (xu_pause_stuck(pause)) {
+        /* The check's unpause failed for good, and said so with the fix. */
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+    /* What the ELF says about hypercall stubs, upcall entries and code,
+     * for the unwinders now and for vouching for finished walks later. */
+    arch = target.arch;
+    if (elf.path && (rc = xu_elf_code_open(elf.path, log, &code)) < 0)
+        xu_warn(log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
+                "recognised, and no stack counts as complete", elf.path, strerror(-rc));
+    xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
+    unwind_env.cfi = unwind_table;
+    cfg.unwinder_ctx = &unwind_env;
+
+    cfg.frequency_hz = job->frequency;
+    cfg.duration_s = job->duration;
+    cfg.max_samples = job->samples;
+    cfg.max_depth = job->max_depth;
+    cfg.stop = env->stop;
+    cfg.pause = pause;
+    cfg.clock = env->clock;
+    cfg.progress = env->progress;
+    cfg.progress_ctx = env->ui_ctx;
+    cfg.progress_interval_s = env->progress_interval_s;
+
+    xu_info(log, "profiling domain %" PRIu32 " (%s, %s, %u vCPU%s) at %g Hz with the %s "
+            "backend%s", entry.domid, label, xu_guest_type_name(info.type),
+            info.max_vcpu_id + 1, info.max_vcpu_id ? "s" : "", job->frequency, backend->name,
+            job->duration > 0 ? "" : "; Ctrl-C to stop");
+    meta.start_time = time(NULL);
+    if (created_paused) {
+        /* Sampling starts with the guest's first instruction: the first
+         * tick's pause lands before the vCPU has run for long. */
+        created_paused = 0;
+        rc = xu_pause_release(pause);
+        if (rc < 0) {
+            /* logged with the command that starts it by hand */
+            ec = XU_RECORD_FAILURE;
+            goto out;
+        }
+    }
+    rc = xu_sampler_run(&target, mem, profile, &cfg, &st);
+    if (env->sampled)
+        env->sampled(env->ui_ctx);
+    if (rc < 0) {
+        /* An unpause that failed for good was reported where it failed. */
+        if (!st.left_paused)
+            xu_error(log, "sampling failed after %" PRIu64 " samples: %s", st.samples,
+                     strerror(-rc));
+        ec = result_for_target_error(rc);
+        if (ec == XU_RECORD_NO_DOMAIN || st.left_paused)
+            ec = XU_RECORD_FAILURE;
+    } else {
+        ec = XU_RECORD_OK;
+    }
+    if (st.reason == XU_STOP_DOMAIN_SHUTDOWN || st.reason == XU_STOP_DOMAIN_GONE) {
+        if (created) {
+            xu_info(log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
+                    "was destroyed" : "shut down", st.elapsed_s);
+        } else {
+            xu_warn(log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
+                    st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
+                    st.elapsed_s, st.samples);
+            ec = XU_RECORD_DOMAIN_ENDED;
+        }
+    }
+    if (env->stop && *env->stop)
+        xu_info(log, "stopped by signal %d", (int)*env->stop);
+
+    /* The guest runs on its own again: release everything Xen-side. */
+    xu_pause_free(pause);
+    pause = NULL;
+    guardian_stop(env, guardian);
+    guardian = NULL;
+    xu_mem_free(mem);   /* mappings belong to the target: before detaching */
+    mem = NULL;
+    xu_target_close(&target);
+    target_open = 0;
+    if (created && job->destroy) {
+        if (xu_domdir_destroy(dir, entry.domid) == 0)
+            xu_info(log, "destroyed domain %" PRIu32, entry.domid);
+        created = 0;
+    }
+
+    vouch_for_walks(profile, elf.symtab, code, arch);
+    xu_profile_get_totals(profile, &tot);
+    if (tot.samples == 0) {
+        xu_error(log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
+        if (ec == XU_RECORD_OK || ec == XU_RECORD_DOMAIN_ENDED)
+            ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+
+    /* Symbolise: each distinct address once, with the guest running. */
+    nr_addrs = xu_profile_unique_addrs(profile, &addrs);
+    if (nr_addrs < 0 || !(sz = xu_symbolizer_new(elf.symtab, addrs, (size_t)nr_addrs))) {
+        xu_error(log, "out of memory");
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+
+    meta.domid = entry.domid;
+    meta.domain_name = label;
+    meta.backend = backend->name;
+    meta.elf_path = elf.shown ? elf.shown : elf.path;
+    meta.guest_type = xu_guest_type_name(info.type);
+    meta.frequency_hz = job->frequency;
+    meta.duration_s = st.elapsed_s;
+    oopts = job->render;
+    memset(&octx, 0, sizeof(octx));
+    octx.profile = profile;
+    octx.syms = sz;
+    octx.meta = &meta;
+    octx.opts = &oopts;
+    octx.log = log;
+    octx.symtab = elf.symtab;
+    rc = xu_output_write_path(fmt, out_path, &octx);
+    if (rc < 0) {
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
+
+    sum.domid = entry.domid;
+    sum.label = label;
+    sum.output = out_path;
+    sum.stats = &st;
+    sum.totals = &tot;
+    if (xu_output_top_function(&octx, top, sizeof(top), &sum.top_share) > 0)
+        sum.top = top;
+    if (env->written)
+        env->written(env->ui_ctx, &sum);
+    if (job->stats && xu_record_write_stats(job->stats, &meta, &st, &tot, out_path, ec, log) < 0 &&
+        ec == XU_RECORD_OK)
+        ec = XU_RECORD_FAILURE;
+
+out:
+    /* Gives back a pause still held (the creation's, on an early failure);
+     * a failure leaves the word PAUSED for the guardian. */
+    xu_pause_free(pause);
+    guardian_stop(env, guardian);
+    xu_mem_free(mem);
+    if (target_open)
+        xu_target_close(&target);
+    if (created && job->destroy)
+        xu_domdir_destroy(dir, entry.domid);
+    xu_domdir_close(dir);
+    xu_symbolizer_free(sz);
+    free(addrs);
+    xu_profile_free(profile);
+    xu_elf_choice_dispose(&elf);
+    xu_record_free_unwind_table(unwind_table);
+    xu_elf_code_free(code);
+    free(out_path);
+    return ec;
+}

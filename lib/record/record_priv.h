@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* record_priv.h - between the record run's files, not for callers. */
+#ifndef XU_RECORD_PRIV_H
+#define XU_RECORD_PRIV_H
+
+#include "record/xu_record.h"
+#include "symbols/xu_elf_find.h"
+
+/* The format (-f, the output's extension, else svg) and the path (-o, else
+ * "<domain_label><extension>", malloc'd into *path). */
+enum xu_record_result xu_record_choose_output(const struct xu_record_config *job,
+                                              const char *domain_label,
+                                              const struct xu_output_ops **ops, char **path,
+                                              struct xu_log *log);
+
+/* The symbol ELF: --elf, or from the domain's kernel path.  Without one,
+ * only the raw format can be written. */
+enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
+                                             struct xu_domdir *dir, uint32_t domid,
+                                             const struct xu_output_ops *fmt,
+                                             struct xu_elf_choice *choice, struct xu_log *log);
+
+/* The unwinder for --unwind into cfg; *table is its context, freed with
+ * xu_record_free_unwind_table(). */
+enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
+                                                const char *elf_path,
+                                                struct xu_sampler_config *cfg, void **table,
+                                                struct xu_log *log);
+void xu_record_free_unwind_table(void *table);
+
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xu_record.h - profiling a live domain, as one library call.
+ *
+ * xu_record_run() is the whole of `xen-uniprof DOMAIN`: pick the backend,
+ * find the domain (or create it paused), choose the output, find the
+ * symbol ELF, choose the unwinder, start the guardian, check the ELF
+ * against the running kernel, sample, symbolise, write the output and the
+ * statistics.  What it needs from the world comes in through struct
+ * xu_record_env, so a test runs the same path against the simulated guest,
+ * a directory of its own, and a clock that does not wait.
+ *
+ * Every failure ends in one message through env->log (or the backend's
+ * own line, for a Xen version mismatch) and one result.  The results are
+ * xen-uniprof's documented exit statuses, number for number; the CLI maps
+ * them in one place (tools/record.c).
+ */
+#ifndef XU_RECORD_H
+#define XU_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "output/xu_output.h"
+#include "profile/xu_profile.h"
+#include "sample/xu_guardian.h"
+#include "sample/xu_sampler.h"
+#include "target/xu_target.h"
+#include "util/xu_clock.h"
+#include "util/xu_log.h"
+#include "xen/xu_domain.h"
+
+enum xu_record_result {
+    XU_RECORD_OK = 0,               /* profile written */
+    XU_RECORD_FAILURE = 1,          /* a Xen call, the output, no samples, left paused */
+    XU_RECORD_USAGE = 2,            /* the configuration cannot work (format, backend) */
+    XU_RECORD_NO_DOMAIN = 3,        /* no such domain, or dom0 */
+    XU_RECORD_SYMBOLS = 4,          /* no usable symbol ELF */
+    XU_RECORD_PRIVILEGE = 5,        /* Xen or the domain directory refused us */
+    XU_RECORD_DOMAIN_ENDED = 6,     /* shut down or destroyed while sampling; written */
+    XU_RECORD_XEN_MISMATCH = 7,     /* the hypervisor rejects our interface version */
+};
+
+enum xu_unwind_choice {
+    XU_UNWIND_AUTO = 0,         /* CFI where the ELF has it, frame pointers elsewhere */
+    XU_UNWIND_FP,               /* frame pointers only */
+    XU_UNWIND_CFI,              /* DWARF CFI only */
+};
+
+/* The job: what the command line asked for. */
+struct xu_record_config {
+    const char *domain;         /* name or domid; ignored with create */
+    const char *create;         /* an xl config: create the domain paused, profile from boot */
+    bool destroy;               /* destroy the created domain at the end */
+    const char *backend;        /* NULL: the best built one (unless env->backend) */
+    double frequency;           /* Hz */
+    double duration;            /* seconds; 0: until stopped or the domain ends */
+    unsigned long samples;      /* stop after this many; 0: no limit */
+    unsigned int max_depth;
+    enum xu_unwind_choice unwind;
+    const char *output;         /* NULL: "<domain><ext of the format>"; "-": stdout */
+    const char *format;         /* NULL: from the output's extension, else svg */
+    const char *elf;            /* NULL: found from the domain's kernel */
+    const char *stats;          /* NULL, or where the run's statistics go (JSON) */
+    struct xu_output_options render;
+};
+
+/* What the CLI prints once the output is written. */
+struct xu_record_summary {
+    uint32_t domid;
+    const char *label;          /* the domain's name, or what was asked for */
+    const char *output;         /* the path written, "-" for stdout */
+    const struct xu_sampler_stats *stats;
+    const struct xu_profile_totals *totals;
+    const char *top;            /* the top function (xu_output_top_function), or NULL */
+    double top_share;           /* its share of the samples, in percent */
+};
+
+/* The world the run talks to. */
+struct xu_record_env {
+    /* Every message of the run.  NULL: stderr. */
+    struct xu_log *log;
+    /* Xen: the target backend's ops.  NULL: cfg->backend by name among the
+     * built ones (xu_target_backend()). */
+    const struct xu_target_ops *backend;
+    /* Domains by name, kernel paths, --create.  NULL: xu_domdir_open()
+     * (the xl plugin, else xenstore). */
+    int (*domdir_open)(struct xu_domdir **out, unsigned int flags, struct xu_log *log);
+    /* Time for the sampler (monotonic now, sleep until).  NULL: the real one. */
+    const struct xu_clock *clock;
+    /* Becomes non-zero (a signal handler's number) to stop sampling after
+     * the current tick; the output is still written.  May be NULL. */
+    volatile sig_atomic_t *stop;
+    /* The process that unpauses the guest if we die.  NULL: the forked
+     * guardian (xu_guardian_start() / xu_guardian_stop()). */
+    int (*guardian_start)(struct xu_guardian **out, const struct xu_target_ops *ops,
+                          uint32_t domid, volatile uint32_t **pause_state, struct xu_log *log);
+    int (*guardian_stop)(struct xu_guardian *g);
+    /* Printing, all optional: progress between ticks (every
+     * progress_interval_s), the end of sampling before any message about
+     * it, and the written output. */
+    void (*progress)(void *ctx, const struct xu_sampler_stats *st);
+    double progress_interval_s;
+    void (*sampled)(void *ctx);
+    void (*written)(void *ctx, const struct xu_record_summary *sum);
+    void *ui_ctx;
+};
+
+/* Run the job.  env may be NULL (everything real). */
+enum xu_record_result xu_record_run(const struct xu_record_config *cfg,
+                                    const struct xu_record_env *env);
+
+/*
+ * The --stats file, written atomically (a temporary file renamed over
+ * path): the run's metadata, counters, walk endings, paused time, stop
+ * reason and result.  0 or -errno, logged.
+ */
+int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
+                          const struct xu_sampler_stats *st,
+                          const struct xu_profile_totals *tot, const char *output,
+                          enum xu_record_result result, struct xu_log *log);
+
+#endif

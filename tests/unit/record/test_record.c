@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_record.c - the whole `xen-uniprof DOMAIN` path (xu_record_run) against
+ * the simulated guest: a domain directory that knows "web1" and its kernel
+ * file, the sim opened by domid as a Xen backend is, a clock that does not
+ * wait, and each documented failure producing its documented result.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "mkelf.h"
+#include "record/xu_record.h"
+#include "sim_guest.h"
+#include "target/xu_pause.h"
+
+#define T SIM_TEXT_BASE
+#define DOMID 5
+
+static const struct mkelf_sym syms[] = {
+    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
+    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_3",   T + 0x500, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+};
+
+/* Each return address follows a call in the kernel's code, so the walks
+ * can be vouched for as complete (_start, the entry point, is the root). */
+static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
+static const struct mkelf_patch calls[] = {
+    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
+    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
+    { T + 0x280 - 5, call_rel32, 5 },
+};
+
+static int write_kernel(const char *path, unsigned int flags)
+{
+    const struct mkelf_section text = { ".text", T, 0x1000, false };
+
+    return mkelf_write_patched(path, &text, 1, calls, sizeof(calls) / sizeof(calls[0]),
+                               syms, sizeof(syms) / sizeof(syms[0]), flags);
+}
+
+static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
+static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
+static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
+
+/* ---- the world ---- */
+
+struct capture {
+    struct xu_log log;
+    unsigned int errors, warnings;
+    char first_error[1024];
+};
+
+static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    struct capture *c = ctx;
+
+    if (getenv("XU_TEST_VERBOSE"))
+        fprintf(stderr, "log %d: %s\n", (int)level, msg);
+    if (level == XU_LOG_ERROR && c->errors++ == 0)
+        snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
+    if (level == XU_LOG_WARN)
+        c->warnings++;
+}
+
+/* A clock that does not wait: sleeping moves it to the deadline. */
+struct fake_clock {
+    uint64_t now;
+};
+
+static uint64_t fc_now(void *ctx)
+{
+    return ((struct fake_clock *)ctx)->now;
+}
+
+static void fc_sleep_until(void *ctx, uint64_t deadline)
+{
+    struct fake_clock *c = ctx;
+
+    if (deadline > c->now)
+        c->now = deadline;
+}
+
+/* The domain directory: dom0 and web1, and web1's kernel file. */
+static char kernel_path[256];
+
+static int dd_list(struct xu_domdir *d, struct xu_domain_list *out)
+{
+    (void)d;
+    out->v = calloc(2, sizeof(*out->v));
+    if (!out->v)
+        return -ENOMEM;
+    out->n = 2;
+    out->v[0].domid = 0;
+    strcpy(out->v[0].name, "Domain-0");
+    out->v[1].domid = DOMID;
+    strcpy(out->v[1].name, "web1");
+    return 0;
+}
+
+static int dd_kernel_path(struct xu_domdir *d, uint32_t domid, char **out)
+{
+    (void)d;
+    if (domid != DOMID)
+        return -ESRCH;
+    *out = strdup(kernel_path);
+    return *out ? 0 : -ENOMEM;
+}
+
+/* --create: `xl create -p` leaves the new domain with one pause reference. */
+static struct xu_sim *created_sim;
+static int creates, destroys;
+
+static int dd_create_paused(struct xu_domdir *d, const char *config, uint32_t *domid)
+{
+    (void)d;
+    (void)config;
+    creates++;
+    assert_int_equal(xu_sim_admin_pause(created_sim), 0);
+    *domid = DOMID;
+    return 0;
+}
+
+static int dd_destroy(struct xu_domdir *d, uint32_t domid)
+{
+    (void)d;
+    assert_int_equal(domid, DOMID);
+    destroys++;
+    return 0;
+}
+
+static void dd_close(struct xu_domdir *d)
+{
+    (void)d;
+}
+
+static const struct xu_domdir_ops dd_ops = {
+    .name = "test",
+    .list = dd_list,
+    .kernel_path = dd_kernel_path,
+    .create_paused = dd_create_paused,
+    .destroy = dd_destroy,
+    .close = dd_close,
+};
+
+static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *log)
+{
+    struct xu_domdir *d = calloc(1, sizeof(*d));
+
+    (void)flags;
+    if (!d)
+        return -ENOMEM;
+    d->ops = &dd_ops;
+    d->log = log;
+    *out = d;
+    return 0;
+}
+
+/* A guardian that is not a process: the word lives here. */
+static volatile uint32_t fake_word;
+static int guardian_starts, guardian_stops;
+static uint32_t word_at_stop;
+
+static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
+                    volatile uint32_t **pause_state, struct xu_log *log)
+{
+    (void)ops;
+    (void)domid;
+    (void)log;
+    guardian_starts++;
+    fake_word = XU_PAUSE_RUNNING;
+    *pause_state = &fake_word;
+    *out = (struct xu_guardian *)&fake_word;
+    return 0;
+}
+
+static int fg_stop(struct xu_guardian *g)
+{
+    (void)g;
+    guardian_stops++;
+    word_at_stop = fake_word;
+    return 0;
+}
+
+struct fixture {
+    struct sim_guest g;
+    struct capture cap;
+    struct fake_clock clock_state;
+    struct xu_clock clock;
+    struct xu_record_env env;
+    struct xu_record_config job;
+    char dir[64], out[128], stats[128];
+};
+
+static void path_in(struct fixture *f, char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", f->dir, name);
+}
+
+static int setup(void **state)
+{
+    static struct fixture f;
+    struct xu_vcpu_regs regs;
+    int i;
+
+    memset(&f, 0, sizeof(f));
+    strcpy(f.dir, "/tmp/xu-record-XXXXXX");
+    assert_non_null(mkdtemp(f.dir));
+    path_in(&f, kernel_path, sizeof(kernel_path), "vmlinux");
+    assert_int_equal(write_kernel(kernel_path, 0), 0);
+    path_in(&f, f.out, sizeof(f.out), "web1.folded");
+    path_in(&f, f.stats, sizeof(f.stats), "stats.json");
+
+    /* function_1, function_2, function_3 in the ratio 1:3:6 */
+    assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PV, 1, 0), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 0, in_f1, 4, &regs), 0);
+    assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 1, in_f2, 4, &regs), 0);
+    for (i = 0; i < 3; i++)
+        assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 2, in_f3, 4, &regs), 0);
+    for (i = 0; i < 6; i++)
+        assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
+    xu_sim_register(f.g.sim, DOMID);
+    created_sim = f.g.sim;
+    creates = destroys = 0;
+
+    f.cap.log.emit = cap_emit;
+    f.cap.log.ctx = &f.cap;
+    f.cap.log.min_level = XU_LOG_DEBUG;
+    f.clock_state.now = 1000000000ULL;
+    f.clock.now_ns = fc_now;
+    f.clock.sleep_until_ns = fc_sleep_until;
+    f.clock.ctx = &f.clock_state;
+    f.env.log = &f.cap.log;
+    f.env.backend = &xu_sim_ops;
+    f.env.domdir_open = dd_open;
+    f.env.clock = &f.clock;
+    f.env.guardian_start = fg_start;
+    f.env.guardian_stop = fg_stop;
+    guardian_starts = guardian_stops = 0;
+    word_at_stop = 0xdead;
+
+    /* xen-uniprof web1 -o DIR/web1.folded -F 100 -d 0.1 --stats DIR/stats.json */
+    f.job.domain = "web1";
+    f.job.frequency = 100;
+    f.job.duration = 0.1;
+    f.job.max_depth = 64;
+    f.job.unwind = XU_UNWIND_AUTO;
+    f.job.output = f.out;
+    f.job.stats = f.stats;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+    DIR *d;
+    struct dirent *de;
+    char p[512];
+
+    /* whatever happened, the guest runs and nothing is mapped */
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 0);
+    assert_int_equal(c.maps, c.unmaps);
+    assert_int_equal(guardian_starts, guardian_stops);
+    xu_sim_register(NULL, 0);
+    sim_guest_fini(&f->g);
+    d = opendir(f->dir);
+    assert_non_null(d);
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(p, sizeof(p), "%s/%s", f->dir, de->d_name);
+            unlink(p);
+        }
+    }
+    closedir(d);
+    assert_int_equal(rmdir(f->dir), 0);
+    return 0;
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[8192];
+    FILE *in = fopen(path, "r");
+    size_t n;
+
+    if (!in)
+        return NULL;
+    n = fread(buf, 1, sizeof(buf) - 1, in);
+    buf[n] = '\0';
+    fclose(in);
+    return buf;
+}
+
+/* Only the files the run means to leave: no temporary ".name.XXXXXX". */
+static unsigned int files_in(struct fixture *f, int *temps)
+{
+    DIR *d = opendir(f->dir);
+    struct dirent *de;
+    unsigned int n = 0;
+
+    *temps = 0;
+    assert_non_null(d);
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        n++;
+        if (de->d_name[0] == '.')
+            (*temps)++;
+    }
+    closedir(d);
+    return n;
+}
+
+static bool exists(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0;
+}
+
+/* ---- the path that works ---- */
+
+/* What the CLI's summary line is made of. */
+static char summary_top[128];
+static double summary_share;
+static uint64_t summary_samples;
+static int sampled_calls;
+
+static void on_sampled(void *ctx)
+{
+    (void)ctx;
+    sampled_calls++;
+}
+
+static void on_written(void *ctx, const struct xu_record_summary *sum)
+{
+    (void)ctx;
+    snprintf(summary_top, sizeof(summary_top), "%s", sum->top ? sum->top : "");
+    summary_share = sum->top_share;
+    summary_samples = sum->totals->samples;
+}
+
+static const char folded_expected[] =
+    "_start;start_kernel;main_loop;function_1 1\n"
+    "_start;start_kernel;main_loop;function_2 3\n"
+    "_start;start_kernel;main_loop;function_3 6\n";
+
+static void test_record_by_name(void **state)
+{
+    struct fixture *f = *state;
+    char expected[4096];
+    int temps;
+
+    f->env.sampled = on_sampled;
+    f->env.written = on_written;
+    sampled_calls = 0;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    /* the summary: function_3 on top with six samples in ten */
+    assert_int_equal(sampled_calls, 1);
+    assert_string_equal(summary_top, "function_3");
+    assert_true(summary_share > 59.9 && summary_share < 60.1);
+    assert_int_equal(summary_samples, 10);
+    assert_int_equal(f->cap.warnings, 0);
+    /* the guardian watched, and was told "done" with the guest running */
+    assert_int_equal(guardian_starts, 1);
+    assert_int_equal(word_at_stop, XU_PAUSE_RUNNING);
+    /* the folded output, exactly: ten ticks over the 1:3:6 cycle */
+    assert_string_equal(slurp(f->out), folded_expected);
+    /* the statistics: the fake clock makes every number deterministic */
+    snprintf(expected, sizeof(expected),
+             "{\n"
+             "  \"domid\": 5,\n"
+             "  \"domain\": \"web1\",\n"
+             "  \"guest_type\": \"pv\",\n"
+             "  \"backend\": \"sim\",\n"
+             "  \"elf\": \"%s\",\n"
+             "  \"output\": \"%s\",\n"
+             "  \"frequency_hz\": 100.000,\n"
+             "  \"duration_s\": 0.100000,\n"
+             "  \"vcpus\": 1,\n"
+             "  \"ticks\": 10,\n"
+             "  \"samples\": 10,\n"
+             "  \"missed_deadlines\": 0,\n"
+             "  \"regs_failures\": 0,\n"
+             "  \"distinct_stacks\": 3,\n"
+             "  \"dropped_samples\": 0,\n"
+             "  \"walks\": {\"complete\": 10, \"bad frame\": 0, \"unmapped\": 0, "
+             "\"depth limit\": 0, \"not in long mode\": 0, \"cfi root\": 0, \"not a root\": 0, "
+             "\"not after a call\": 0},\n"
+             "  \"paused_ns\": {\"min\": 0, \"median\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0},\n"
+             "  \"stop_reason\": \"duration elapsed\",\n"
+             "  \"exit_code\": 0\n"
+             "}\n", kernel_path, f->out);
+    assert_string_equal(slurp(f->stats), expected);
+    /* written atomically: the kernel, the output, the stats; no temp file */
+    assert_int_equal(files_in(f, &temps), 3);
+    assert_int_equal(temps, 0);
+}
+
+static void test_record_by_domid_with_the_real_guardian(void **state)
+{
+    struct fixture *f = *state;
+
+    /* the guardian is forked and attaches to its own copy of the sim */
+    f->env.guardian_start = NULL;
+    f->env.guardian_stop = NULL;
+    f->job.domain = "5";
+    f->job.stats = NULL;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_string_equal(slurp(f->out), folded_expected);
+}
+
+static void test_summary_and_stop_flag(void **state)
+{
+    struct fixture *f = *state;
+    volatile sig_atomic_t stop = SIGINT;
+
+    /* stopped before the first tick: nothing sampled, nothing written */
+    f->env.stop = &stop;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_FAILURE);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "no samples were taken (interrupted)"));
+    assert_false(exists(f->out));
+    assert_false(exists(f->stats));
+}
+
+/* ---- each documented failure ---- */
+
+static void test_no_such_domain(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.domain = "web2";
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_NO_DOMAIN);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "web2"));
+    assert_int_equal(guardian_starts, 0);
+    assert_false(exists(f->out));
+    assert_false(exists(f->stats));
+}
+
+static void test_stripped_kernel(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(write_kernel(kernel_path, MKELF_STRIPPED), 0);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
+    assert_true(f->cap.errors >= 1);
+    /* found before the guest was touched */
+    assert_int_equal(guardian_starts, 0);
+    assert_false(exists(f->out));
+}
+
+static void test_not_privileged(void **state)
+{
+    struct fixture *f = *state;
+
+    xu_sim_fail_open(f->g.sim, -EACCES);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
+    xu_sim_fail_open(f->g.sim, -EPERM);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
+    assert_false(exists(f->out));
+}
+
+static void test_not_privileged_for_the_guardian(void **state)
+{
+    struct fixture *f = *state;
+
+    /* the real guardian opens first, and says so */
+    f->env.guardian_start = NULL;
+    f->env.guardian_stop = NULL;
+    xu_sim_fail_open(f->g.sim, -EACCES);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
+    assert_int_equal(f->cap.errors, 1);
+    assert_false(exists(f->out));
+}
+
+static void test_domain_dies_mid_run(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+    const char *text;
+
+    /* destroyed at the sixth pause: the ELF check and four ticks before */
+    xu_sim_end_after(f->g.sim, 5, 1);
+    f->job.duration = 10;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_DOMAIN_ENDED);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 1);
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 5);
+    /* the samples taken are written, and the stats say why it ended */
+    text = slurp(f->out);
+    assert_non_null(text);
+    assert_string_equal(text, "_start;start_kernel;main_loop;function_2 3\n"
+                              "_start;start_kernel;main_loop;function_3 1\n");
+    assert_non_null(strstr(slurp(f->stats), "\"stop_reason\": \"domain destroyed\",\n"
+                                            "  \"exit_code\": 6\n"));
+}
+
+static void test_xen_version_mismatch(void **state)
+{
+    struct fixture *f = *state;
+
+    xu_sim_fail_open(f->g.sim, -EPROTO);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_XEN_MISMATCH);
+    /* one line, the backend's, naming the mismatch */
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "Xen version mismatch"));
+    assert_false(exists(f->out));
+}
+
+static void test_left_paused_is_a_failure(void **state)
+{
+    struct fixture *f = *state;
+
+    xu_sim_fail_unpause(f->g.sim, -EIO, XU_SIM_ALWAYS);
+    f->job.elf = kernel_path;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_FAILURE);
+    /* one error, naming the fix; the guardian was handed PAUSED */
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "xl unpause 5"));
+    assert_int_equal(word_at_stop, XU_PAUSE_PAUSED);
+    /* what the guardian (or the admin) then does */
+    xu_sim_fail_unpause(f->g.sim, 0, 0);
+    assert_int_equal(xu_sim_admin_unpause(f->g.sim), 0);
+}
+
+static void test_failed_write_leaves_no_file(void **state)
+{
+    struct fixture *f = *state;
+    struct rlimit old, small;
+    int temps;
+
+    /* the output cannot be written whole (the file-size limit hits it
+     * half-way): no output, no temporary file, a failure */
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 16;
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    f->job.stats = NULL;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_FAILURE);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_true(f->cap.errors >= 1);
+    assert_false(exists(f->out));
+    assert_int_equal(files_in(f, &temps), 1);      /* the kernel alone */
+    assert_int_equal(temps, 0);
+}
+
+static void test_create_adopts_the_creation_pause(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    f->job.domain = NULL;
+    f->job.create = "web1.cfg";
+    f->job.destroy = true;
+    f->job.stats = NULL;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(creates, 1);
+    assert_int_equal(destroys, 1);
+    /* the creation's reference was given back once, by us; every tick took
+     * and gave back its own; the ELF check ran inside the creation pause */
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 0);
+    assert_int_equal(c.pauses, 10);
+    assert_int_equal(c.unpauses, 11);
+    assert_int_equal(word_at_stop, XU_PAUSE_RUNNING);
+    assert_string_equal(slurp(f->out), folded_expected);
+}
+
+static void test_create_then_attach_fails(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_target t;
+
+    /* created, but our own open is refused: the creation pause stays for
+     * the guardian, which is handed PAUSED */
+    f->job.domain = NULL;
+    f->job.create = "web1.cfg";
+    xu_sim_fail_open(f->g.sim, -EACCES);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
+    assert_int_equal(word_at_stop, XU_PAUSE_PAUSED);
+    /* what the guardian does with it */
+    xu_sim_fail_open(f->g.sim, 0);
+    assert_int_equal(xu_target_open(&t, &xu_sim_ops, DOMID, &f->cap.log), 0);
+    assert_int_equal(xu_pause_recover(&t, word_at_stop, &f->cap.log), 0);
+    xu_target_close(&t);
+    assert_int_equal(f->cap.warnings, 1);
+}
+
+static void test_unknown_format_is_usage(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.format = "gif";
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_USAGE);
+    assert_int_equal(f->cap.errors, 1);
+    assert_false(exists(f->out));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_record_by_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_record_by_domid_with_the_real_guardian, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_summary_and_stop_flag, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_such_domain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stripped_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_privileged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_not_privileged_for_the_guardian, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_domain_dies_mid_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_xen_version_mismatch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_left_paused_is_a_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_write_leaves_no_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
