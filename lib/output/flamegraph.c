@@ -577,7 +577,12 @@ void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
     if (len < size)
         len += (size_t)snprintf(buf + len, size - len, "%" PRIu64 " samples", t.samples);
     if (m && m->duration_s > 0 && len < size)
-        snprintf(buf + len, size - len, ", %.2f s at %.0f Hz", m->duration_s, m->frequency_hz);
+        len += (size_t)snprintf(buf + len, size - len, ", %.2f s at %.0f Hz", m->duration_s,
+                                m->frequency_hz);
+    /* what the summary line and --stats call complete (xu_walk_complete) */
+    if (t.samples && len < size)
+        snprintf(buf + len, size - len, ", %.1f%% complete stacks",
+                 100.0 * (double)xu_profile_complete_samples(&t) / (double)t.samples);
 }
 
 int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_options *opts,

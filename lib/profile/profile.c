@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,6 +224,29 @@ size_t xu_profile_nr_stacks(const struct xu_profile *p)
 const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i)
 {
     return i < p->nr_stacks ? &p->stacks[i].s : NULL;
+}
+
+void xu_profile_incomplete_reasons(const struct xu_profile_totals *t, char *buf, size_t size)
+{
+    bool used[XU_WALK__COUNT] = { false };
+    size_t len = 0;
+    unsigned int k, e, best;
+
+    if (size)
+        buf[0] = '\0';
+    for (k = 0; k < 3 && t->samples; k++) {
+        best = XU_WALK__COUNT;
+        for (e = 0; e < XU_WALK__COUNT; e++)
+            if (!used[e] && !xu_walk_complete((enum xu_walk_end)e) && t->by_end[e] &&
+                (best == XU_WALK__COUNT || t->by_end[e] > t->by_end[best]))
+                best = e;
+        if (best == XU_WALK__COUNT || len >= size)
+            break;
+        used[best] = true;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s %.1f%%", k ? ", " : "",
+                                xu_walk_end_name((enum xu_walk_end)best),
+                                100.0 * (double)t->by_end[best] / (double)t->samples);
+    }
 }
 
 void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)

@@ -58,6 +58,13 @@ static inline uint64_t xu_profile_complete_samples(const struct xu_profile_total
 }
 
 /*
+ * Why the incomplete walks stopped, most frequent first, as shares of all
+ * samples: "not a root 80.1%, unmapped 0.3%" (at most three reasons);
+ * empty when every walk is complete.  For summaries and subtitles.
+ */
+void xu_profile_incomplete_reasons(const struct xu_profile_totals *t, char *buf, size_t size);
+
+/*
  * Change why stack i ended (the ELF's verdict on a finished walk, see
  * xu_walk.h); totals follow.  Only after the last add: adds fail with
  * -EPERM afterwards, since stacks are found by a hash of their end.

@@ -353,7 +353,9 @@ static void test_svg_structure(void **state)
     assert_non_null(strstr(doc, "id=\"matched\""));
     assert_null(strstr(doc, "href="));
     assert_null(strstr(doc, "http://www.w3.org/1999/xlink"));
-    assert_non_null(strstr(doc, "<text id=\"subtitle\" x=\"600\" y=\"44\">101 samples</text>"));
+    /* the share the summary line and --stats call complete: 100 of 101 */
+    assert_non_null(strstr(doc, "<text id=\"subtitle\" x=\"600\" y=\"44\">101 samples, 99.0% "
+                                "complete stacks</text>"));
 }
 
 static void test_svg_title_width(void **state)
