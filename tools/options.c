@@ -22,6 +22,7 @@ enum {
     OPT_DESTROY,
     OPT_UNWIND,
     OPT_SAMPLES,
+    OPT_ROOTS,
 };
 
 static const struct option long_options[] = {
@@ -34,6 +35,7 @@ static const struct option long_options[] = {
     { "backend",   required_argument, NULL, OPT_BACKEND },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "unwind",    required_argument, NULL, OPT_UNWIND },
+    { "roots",     required_argument, NULL, OPT_ROOTS },
     { "stats",     required_argument, NULL, OPT_STATS },
     { "create",    required_argument, NULL, OPT_CREATE },
     { "destroy",   no_argument,       NULL, OPT_DESTROY },
@@ -69,6 +71,8 @@ static const char usage_text[] =
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
     "      --unwind=HOW       auto (DWARF CFI where the ELF has it, frame pointers\n"
     "                         elsewhere; the default), fp, or cfi\n"
+    "      --roots=LIST       functions a complete stack may start in, comma-\n"
+    "                         separated (+LIST: in addition to the defaults)\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
     "      --create=CONFIG    create the domain from an xl config, paused, and\n"
     "                         profile it from its first instruction\n"
@@ -223,6 +227,11 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             if (!*optarg)
                 return fail(err, errlen, "--stats: empty file name");
             o->stats = optarg;
+            break;
+        case OPT_ROOTS:
+            if (!*optarg || strcmp(optarg, "+") == 0)
+                return fail(err, errlen, "--roots: give one or more function names");
+            o->roots = optarg;
             break;
         case OPT_CREATE:
             if (!*optarg)

@@ -33,6 +33,7 @@ struct xu_options {
     bool destroy;               /* --destroy: destroy the domain at the end (with --create) */
     unsigned int max_depth;
     enum xu_unwind_choice unwind;
+    const char *roots;          /* --roots: where a stack may start; NULL: the defaults */
     struct xu_output_options render;    /* --per-vcpu, --title, --width, ... */
     int verbose;                /* -v count */
     bool quiet;

@@ -122,6 +122,7 @@ int xu_record(const struct xu_options *o)
         .samples = o->samples,
         .max_depth = o->max_depth,
         .unwind = o->unwind,
+        .roots = o->roots,
         .output = o->output,
         .format = o->format,
         .elf = o->elf,

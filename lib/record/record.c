@@ -163,9 +163,11 @@ static const struct xu_target_ops *choose_backend(const struct xu_record_config 
  * complete (the run said why when the code could not be read).
  */
 static void vouch_for_walks(struct xu_profile *profile, const struct xu_symtab *symtab,
-                            const struct xu_elf_code *code, const struct xu_arch_ops *arch)
+                            const struct xu_elf_code *code, const struct xu_arch_ops *arch,
+                            const char *const *roots)
 {
-    const struct xu_vouch vouch = { .symtab = symtab, .code = code, .arch = arch };
+    const struct xu_vouch vouch = { .symtab = symtab, .code = code, .arch = arch,
+                                    .roots = roots };
     size_t i;
 
     if (code && arch) {
@@ -208,6 +210,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_unwind_env unwind_env = { 0 };
     struct xu_elf_code *code = NULL;
     const struct xu_arch_ops *arch = NULL;
+    const char **roots = NULL;
     char *out_path = NULL, top[128];
     const char *label;
     long nr_addrs;
@@ -217,6 +220,13 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     xu_elf_choice_init(&elf);
     memset(&st, 0, sizeof(st));
 
+    if (job->roots && (rc = xu_roots_parse(job->roots, &roots)) < 0) {
+        if (rc == -EINVAL)
+            xu_error(log, "--roots: '%s' is not a comma-separated list of at most %d function "
+                     "names", job->roots, XU_MAX_ROOTS);
+        ec = rc == -EINVAL ? XU_RECORD_USAGE : XU_RECORD_FAILURE;
+        goto out;
+    }
     backend = choose_backend(job, env, log);
     if (!backend) {
         ec = XU_RECORD_USAGE;
@@ -378,7 +388,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         created = 0;
     }
 
-    vouch_for_walks(profile, elf.symtab, code, arch);
+    vouch_for_walks(profile, elf.symtab, code, arch, roots);
     xu_profile_get_totals(profile, &tot);
     if (tot.samples == 0) {
         xu_error(log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
@@ -446,6 +456,7 @@ out:
     xu_elf_choice_dispose(&elf);
     xu_record_free_unwind_table(unwind_table);
     xu_elf_code_free(code);
+    free(roots);
     free(out_path);
     return ec;
 }

@@ -59,6 +59,7 @@ struct xu_record_config {
     unsigned long samples;      /* stop after this many; 0: no limit */
     unsigned int max_depth;
     enum xu_unwind_choice unwind;
+    const char *roots;          /* where a complete stack may start (xu_roots_parse); NULL: defaults */
     const char *output;         /* NULL: "<domain><ext of the format>"; "-": stdout */
     const char *format;         /* NULL: from the output's extension, else svg */
     const char *elf;            /* NULL: found from the domain's kernel */

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "symbols/xu_vouch.h"
@@ -53,6 +55,51 @@ void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code
         memcpy(env->text, r, n * sizeof(*r));
         env->nr_text = n;
     }
+}
+
+int xu_roots_parse(const char *spec, const char ***out)
+{
+    bool add = spec[0] == '+';
+    size_t ndef = 0, n = 0, i, len, bytes;
+    const char *p, *e;
+    const char **v;
+    char *s;
+
+    *out = NULL;
+    if (add) {
+        spec++;
+        while (xu_default_roots[ndef])
+            ndef++;
+    }
+    /* count and check first: then one allocation holds pointers and names */
+    for (p = spec;; p = e + 1) {
+        e = strchr(p, ',');
+        len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0 || len >= XU_MAX_ROOT_NAME || ++n > XU_MAX_ROOTS)
+            return -EINVAL;
+        if (!e)
+            break;
+    }
+    bytes = (ndef + n + 1) * sizeof(*v) + strlen(spec) + 1;
+    v = malloc(bytes);
+    if (!v)
+        return -ENOMEM;
+    s = (char *)(v + ndef + n + 1);
+    memcpy(s, spec, strlen(spec) + 1);
+    for (i = 0; i < ndef; i++)
+        v[i] = xu_default_roots[i];
+    for (p = s;; p = e + 1) {
+        char *comma = strchr(p, ',');
+
+        v[i++] = p;
+        if (!comma)
+            break;
+        *comma = '\0';
+        e = comma;
+    }
+    v[i] = NULL;
+    *out = v;
+    return 0;
 }
 
 static bool is_root(const struct xu_vouch *v, uint64_t addr)

@@ -58,6 +58,16 @@ struct xu_vouch {
     const char *const *roots;       /* NULL-terminated; NULL: xu_default_roots */
 };
 
+/*
+ * The roots of --roots: "a,b" replaces the defaults, "+a,b" adds to them.
+ * *out is a NULL-terminated array in one allocation (free() it).  At most
+ * XU_MAX_ROOTS names of at most XU_MAX_ROOT_NAME bytes: -EINVAL past those
+ * or for an empty name, -ENOMEM.
+ */
+#define XU_MAX_ROOTS 256
+#define XU_MAX_ROOT_NAME 256
+int xu_roots_parse(const char *spec, const char ***out);
+
 /* Judge every finished walk of p (see above); the others keep their end. */
 void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v);
 

@@ -196,6 +196,33 @@ static void test_totals_follow(void **state)
     assert_int_equal(xu_profile_add(f->p, 0, leaf, 1, XU_WALK_COMPLETE, 1), -EPERM);
 }
 
+static void test_roots_parse(void **state)
+{
+    const char **v = NULL;
+    char big[XU_MAX_ROOT_NAME + 2];
+    size_t n;
+
+    (void)state;
+    assert_int_equal(xu_roots_parse("main,idle", &v), 0);
+    assert_string_equal(v[0], "main");
+    assert_string_equal(v[1], "idle");
+    assert_null(v[2]);
+    free(v);
+    assert_int_equal(xu_roots_parse("+app_main", &v), 0);
+    for (n = 0; v[n]; n++)
+        ;
+    assert_string_equal(v[0], xu_default_roots[0]);
+    assert_string_equal(v[n - 1], "app_main");
+    free(v);
+    assert_int_equal(xu_roots_parse("a,,b", &v), -EINVAL);
+    assert_int_equal(xu_roots_parse("a,", &v), -EINVAL);
+    assert_int_equal(xu_roots_parse("", &v), -EINVAL);
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    assert_int_equal(xu_roots_parse(big, &v), -EINVAL);
+    assert_null(v);
+}
+
 static void test_env_from_elf(void **state)
 {
     struct fixture *f = *state;
@@ -228,6 +255,7 @@ int main(void)
         T(test_other_ends_are_left_alone),
         T(test_totals_follow),
         T(test_env_from_elf),
+        T(test_roots_parse),
     };
 #undef T
 
