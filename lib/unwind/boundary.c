@@ -128,3 +128,28 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
     }
     return 0;
 }
+
+bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t cfa,
+                     uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
+                     unsigned int *crossings, uint64_t *pc, uint64_t *sp,
+                     enum xu_walk_end *end)
+{
+    int rc;
+
+    if (++*crossings > XU_UNWIND_MAX_CROSSINGS) {
+        *end = XU_WALK_BAD_FRAME;
+        return false;
+    }
+    rc = xu_unwind_boundary_step(env, m, cfa, pc, sp);
+    if (rc <= 0) {
+        *end = rc < 0 ? XU_WALK_UNMAPPED : XU_WALK_BAD_FRAME;
+        return false;
+    }
+    if (max_depth - *depth < 2) {
+        *end = XU_WALK_DEPTH;
+        return false;
+    }
+    pcs[(*depth)++] = XU_PC_UPCALL;
+    pcs[(*depth)++] = *pc;
+    return true;
+}

@@ -39,4 +39,16 @@ bool xu_unwind_at_boundary(const struct xu_unwind_env *env, uint64_t ra);
 int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t cfa,
                             uint64_t *pc, uint64_t *sp);
 
+/*
+ * The whole crossing, as both walks take it: bounded by
+ * XU_UNWIND_MAX_CROSSINGS per walk (*crossings counts), the frame found
+ * from cfa, then XU_PC_UPCALL and the interrupted PC appended to pcs.
+ * true with *pc and *sp the interrupted ones; false with *end why the walk
+ * stops.
+ */
+bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t cfa,
+                     uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
+                     unsigned int *crossings, uint64_t *pc, uint64_t *sp,
+                     enum xu_walk_end *end);
+
 #endif

@@ -158,21 +158,9 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
          * frame the event left (the entry's stack pointer is sp now). */
         if (!exact && xu_unwind_at_boundary(env, pc) &&
             (!t || cfi_find(t, pc - 1)->kind != XU_CFI_RULE)) {
-            if (++crossings > XU_UNWIND_MAX_CROSSINGS) {
-                end = XU_WALK_BAD_FRAME;
+            if (!xu_unwind_cross(env, m, sp, pcs, &depth, max_depth, &crossings, &ipc, &isp,
+                                 &end))
                 break;
-            }
-            rc = xu_unwind_boundary_step(env, m, sp, &ipc, &isp);
-            if (rc <= 0) {
-                end = rc < 0 ? XU_WALK_UNMAPPED : XU_WALK_BAD_FRAME;
-                break;
-            }
-            if (max_depth - depth < 2) {
-                end = XU_WALK_DEPTH;
-                break;
-            }
-            pcs[depth++] = XU_PC_UPCALL;
-            pcs[depth++] = ipc;
             pc = ipc;
             sp = isp;
             exact = true;

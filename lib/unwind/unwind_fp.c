@@ -99,21 +99,9 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
         if (xu_unwind_at_boundary(env, ret)) {
             /* The handler returns into entry code: what lies above was
              * interrupted.  The handler's record kept the interrupted fp. */
-            if (++crossings > XU_UNWIND_MAX_CROSSINGS) {
-                end = XU_WALK_BAD_FRAME;
+            if (!xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
+                                 &crossings, &ipc, &isp, &end))
                 break;
-            }
-            r = xu_unwind_boundary_step(env, m, fp + a->record_size, &ipc, &isp);
-            if (r <= 0) {
-                end = r < 0 ? XU_WALK_UNMAPPED : XU_WALK_BAD_FRAME;
-                break;
-            }
-            if (max_depth - depth < 2) {
-                end = XU_WALK_DEPTH;
-                break;
-            }
-            pcs[depth++] = XU_PC_UPCALL;
-            pcs[depth++] = ipc;
             lower = isp;        /* the one step that may move to another stack */
             fp = next_fp;
             continue;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/xu_arch.h"
 #include "backend.h"
 
 /* Devices an HVM guest emulates and a PVH guest does not. */
@@ -72,6 +73,28 @@ int xu_xen_domctl_failed(struct xu_log *log, const char *call, uint32_t domid, i
     else
         xu_error(log, "%s for domain %u failed: %s", call, (unsigned int)domid, strerror(err));
     return -err;
+}
+
+static int regs_io_failed(void *ctx, const char *call, int err)
+{
+    struct xu_target *t = ctx;
+
+    return xu_xen_domctl_failed(t->log, call, t->domid, err);
+}
+
+int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
+                     const struct xu_domain_info *info, unsigned int vcpu,
+                     struct xu_vcpu_regs *out)
+{
+    const struct xu_xen_regs_io io = {
+        .ctx = t,
+        .vcpu_context = d->vcpu_context,
+        .hvm_record = d->hvm_record,
+        .vcpu_online = d->vcpu_online,
+        .failed = regs_io_failed,
+    };
+
+    return xu_arch_xen_native.vcpu_regs(&io, info, vcpu, out);
 }
 
 void xu_xen_mismatch_format(char *buf, size_t size, long running)

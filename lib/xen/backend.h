@@ -14,6 +14,7 @@
 #define __XEN_TOOLS__ 1     /* domctl.h is tools-only */
 #endif
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,6 +56,20 @@ int xu_xen_domain_info(const struct xen_domctl_getdomaininfo *di, unsigned int p
  * ask XENVER_version first and call xu_xen_mismatch() themselves).
  */
 int xu_xen_domctl_failed(struct xu_log *log, const char *call, uint32_t domid, int err);
+
+/*
+ * A vCPU's registers, read by the native architecture (lib/arch/xu_arch.h)
+ * with the backend's own domctls: each takes the target as ctx and follows
+ * struct xu_xen_regs_io's contract.  info needs the guest's type and width.
+ */
+struct xu_xen_domctls {
+    int (*vcpu_context)(void *target, unsigned int vcpu, const void **buf);
+    int (*hvm_record)(void *target, uint16_t type, uint16_t instance, const void **buf);
+    int (*vcpu_online)(void *target, unsigned int vcpu, bool *online);
+};
+int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
+                     const struct xu_domain_info *info, unsigned int vcpu,
+                     struct xu_vcpu_regs *out);
 
 /*
  * The hypervisor refused this binary's domctl interface version: write the

@@ -261,25 +261,17 @@ static int io_vcpu_online(void *ctx, unsigned int vcpu, bool *online)
     return 0;
 }
 
-static int io_failed(void *ctx, const char *call, int err)
-{
-    struct xu_target *t = ctx;
-
-    return xu_xen_domctl_failed(t->log, call, t->domid, err);
-}
+static const struct xu_xen_domctls domctls = {
+    .vcpu_context = io_vcpu_context,
+    .hvm_record = io_hvm_record,
+    .vcpu_online = io_vcpu_online,
+};
 
 static int xcb_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
 {
     struct xc_priv *p = t->priv;
-    const struct xu_xen_regs_io io = {
-        .ctx = t,
-        .vcpu_context = io_vcpu_context,
-        .hvm_record = io_hvm_record,
-        .vcpu_online = io_vcpu_online,
-        .failed = io_failed,
-    };
 
-    return xu_arch_xen_native.vcpu_regs(&io, &p->regs_info, vcpu, out);
+    return xu_xen_vcpu_regs(t, &domctls, &p->regs_info, vcpu, out);
 }
 
 static const void *xcb_map_frame(struct xu_target *t, uint64_t frame)
