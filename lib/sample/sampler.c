@@ -155,11 +155,15 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     return rc;
 }
 
-/* Did any vCPU's walk of this tick fault on guest memory? */
-static int tick_lost_memory(const struct vcpu_buf *bufs, unsigned int nr_vcpus)
+/* Did this tick read less than it should: a register read failed, or a
+ * walk faulted on guest memory? */
+static int tick_lost_something(const struct vcpu_buf *bufs, unsigned int nr_vcpus,
+                               uint64_t regs_failures)
 {
     unsigned int v;
 
+    if (regs_failures)
+        return 1;
     for (v = 0; v < nr_vcpus; v++)
         if (bufs[v].have && bufs[v].res.end == XU_WALK_UNMAPPED)
             return 1;
@@ -231,7 +235,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     last_alive_ns = last_progress_ns = start_ns;
 
     for (;;) {
-        uint64_t paused_ns = 0;
+        uint64_t paused_ns = 0, regs_failures = st->regs_failures;
 
         if (cfg->stop && *cfg->stop) {
             st->reason = XU_STOP_SIGNAL;
@@ -276,13 +280,14 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         xu_hist_add(&st->paused_ns, paused_ns);
 
         /*
-         * A stack that cannot be read may be a domain being torn down: during
-         * `xl destroy` its vCPUs still answer while its memory is released,
-         * and every sample then is the frozen last instruction with a broken
-         * chain.  Ask at once rather than at the next liveness check, and keep
-         * nothing of a tick taken from a dying or shut-down domain.
+         * A vCPU or stack that cannot be read may be a domain being torn
+         * down: during `xl destroy` some vCPUs still answer while others
+         * fail and memory is released, and every sample then is a frozen
+         * last instruction.  Ask at once rather than at the next liveness
+         * check, and keep nothing of a tick taken from a dying or shut-down
+         * domain.
          */
-        if (tick_lost_memory(bufs, nr_vcpus)) {
+        if (tick_lost_something(bufs, nr_vcpus, st->regs_failures - regs_failures)) {
             enum xu_stop_reason why;
 
             if (!domain_alive(t, &why)) {

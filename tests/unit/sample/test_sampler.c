@@ -189,6 +189,28 @@ static void test_dying_domain_keeps_no_frozen_samples(void **state)
     assert_int_equal(t.by_end[XU_WALK_COMPLETE], 20);
 }
 
+/* HVM teardown: one vCPU's registers fail while the other still answers
+ * with its frozen stack (its frames already cached): keep nothing. */
+static void test_teardown_register_failures_keep_nothing(void **state)
+{
+    struct fixture *f = *state;
+
+    push(f, 0, 0, chain_a, 3, 40);
+    push(f, 1, 1, chain_b, 3, 40);
+    f->cfg.max_ticks = 10;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.samples, 20);
+    /* the next tick reads nothing (alive: go on); the one after, the domain
+     * is dying, vCPU 0 fails and vCPU 1 still shows its last stack */
+    xu_sim_dying_after(f->g.sim, 1);
+    xu_sim_fail_regs(f->g.sim, -EINVAL, 3);
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_DOMAIN_GONE);
+    assert_int_equal(f->st.ticks, 2);
+    assert_int_equal(f->st.regs_failures, 3);
+    assert_int_equal(f->st.samples, 0);
+}
+
 static void test_gone_before_start(void **state)
 {
     struct fixture *f = *state;
@@ -297,6 +319,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_destroyed_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dying_domain_keeps_no_frozen_samples, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_teardown_register_failures_keep_nothing, setup2,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_gone_before_start, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stop_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_failures_never_leave_paused, setup, teardown),
