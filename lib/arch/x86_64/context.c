@@ -17,6 +17,8 @@
  * type:4 s:1 dpl:2 p:1 avl:1 l:1 db:1 g:1. */
 #define ARBYTES_DPL(ar) (((ar) >> 5) & 3u)
 
+#define X86_EFER_LMA_BIT (1ULL << 10)
+
 uint64_t xu_x86_cr3_root(uint64_t cr3, enum xu_paging_mode mode)
 {
     switch (mode) {
@@ -99,10 +101,16 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
     /* Xen saves the CPL as SS.DPL (SVM keeps it there; VMX agrees with it). */
     out->kernel_mode = ARBYTES_DPL(cpu->ss_arbytes) == 0;
     /*
-     * Outside long mode the upper halves are not architecturally part of
-     * the registers; the IP is still reported (as a one-frame stack).
+     * Outside long mode the IP is reported (as a one-frame stack) as the
+     * linear address a symbol table or a disassembly uses: the code
+     * segment's base plus the 32-bit offset (in real mode the base is the
+     * selector times 16: c000:0100 is 0xc0100).  In long mode the base is
+     * ignored by the CPU and RIP is the address.
      */
-    out->ip = cpu->rip;
+    if (cpu->msr_efer & X86_EFER_LMA_BIT)
+        out->ip = cpu->rip;
+    else
+        out->ip = (cpu->cs_base + (cpu->rip & 0xffffffffULL)) & 0xffffffffULL;
     out->sp = cpu->rsp;
     out->fp = cpu->rbp;
     out->mmu.root = xu_x86_cr3_root(cpu->cr3, out->mmu.paging);

@@ -195,6 +195,21 @@ static void test_hvm_not_in_long_mode_keeps_ip(void **state)
     assert_int_equal(r.mmu.paging, XU_PAGING_NONE);
     assert_int_equal(r.ip, 0xfff0);
     assert_int_equal(r.mmu.root, 0);
+    /* an option ROM at c000:0100 runs at linear 0xc0100 */
+    hvm.cs_sel = 0xc000;
+    hvm.cs_base = 0xc0000;
+    hvm.rip = 0x100;
+    xu_x86_hvm_regs(&hvm, &r);
+    assert_int_equal(r.ip, 0xc0100);
+    /* 32-bit protected mode with a based code segment */
+    hvm.cr0 = CR0_PE;
+    hvm.cs_base = 0x10000;
+    hvm.rip = 0xffffffff00000234ULL;    /* upper half: not part of EIP */
+    xu_x86_hvm_regs(&hvm, &r);
+    assert_int_equal(r.ip, 0x10234);
+    hvm.cs_sel = 0;
+    hvm.cs_base = 0;
+    hvm.rip = 0xfff0;
 
     /* 32-bit protected mode with paging, and PAE */
     hvm.cr0 = CR0_PG | CR0_PE;
