@@ -3,9 +3,10 @@
 
 Scenario ids: <program>-<type>-xenctx; dom0 leaves N call traces in <id>.xenctx.
 """
+import os
 import re
 
-from .common import check_guest_after, did_not_run, finish, new_result, pct, read_id
+from .common import check_guest_after, did_not_run, finish, new_result, pct, read, read_id
 
 HOT = {"ratio": {"function_1", "function_2", "function_3"},
        "nested": {"function_1", "function_2", "function_3", "function_4", "function_5"},
@@ -59,4 +60,104 @@ def judge(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"(ratio|nested|smp)-(pv|pvh)-xenctx", judge)]
+# ---- arm guests ---------------------------------------------------------------------------
+# Debian's arm64 xenctx prints registers only: no call trace and no symbols (-s and -f are
+# ignored).  What its dumps can still show of the guest (tests/guests/arm64):
+#   the MMU is on (SCTLR_EL1.M) with the kernel map in TTBR1,
+#   PC is a high (TTBR1) address inside one of the program's hot functions,
+#   LR (x30) returns into a caller of the call graph, x29 is a high stack address,
+#   and for smp vCPU 1 is online, running function_2 under secondary_main.
+# The frame records themselves are followed by xen-uniprof's own scenarios.
+KERNEL_VA_MIN = 0xffff000000000000
+ARM_CALLERS = {"ratio": {"main"}, "nested": {"main", "function_1", "function_2"},
+               "smp": {"main"}}
+ARM_VCPU1 = ({"function_2", "secondary_main"}, {"secondary_main", "_start_ap"})
+
+
+def arm_dumps(text):
+    """[{vcpuN: {register: value}}] from dom0's xenctx -a dumps."""
+    samples = []
+    parts = re.split(r"^@@SAMPLE (\d+) (vcpu\d+)\s*$", text or "", flags=re.M)
+    by_sample = {}
+    for i in range(1, len(parts) - 2, 3):
+        regs = {}
+        for name, val in re.findall(r"\b(PC|LR|SP_EL1|x29|SCTLR_EL1|TTBR0|TTBR1|TTBCR):\s*"
+                                    r"([0-9a-fA-F]+)", parts[i + 2]):
+            regs[name] = int(val, 16)
+        by_sample.setdefault(int(parts[i]), {})[parts[i + 1]] = regs
+    for k in sorted(by_sample):
+        samples.append(by_sample[k])
+    return samples
+
+
+def read_map(path):
+    """[(address, name)] of the text symbols of an nm -n map, sorted."""
+    syms = []
+    for line in (read(path, "") or "").splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "Tt":
+            syms.append((int(f[0], 16), f[2]))
+    return syms
+
+
+def symbolize(syms, addr):
+    best = None
+    for a, n in syms:
+        if a <= addr:
+            best = n
+        else:
+            break
+    return best
+
+
+def judge_arm(d, sid, m):
+    prog = m.group(1)
+    guest = "%s-arm" % prog
+    r = new_result(d, sid, guest=guest, program=prog, guest_type="arm", backend=None,
+                   tool="xenctx")
+    text = read_id(d, sid, ".xenctx")
+    if text is None:
+        return did_not_run(r)
+    reasons = []
+    syms = read_map(os.path.join(d, "..", "guests", "%s-arm64.map" % prog))
+    if not syms:
+        reasons.append("no map of %s-arm64 in the lab's guests/" % prog)
+    samples = arm_dumps(text)
+    r["samples"] = len(samples)
+    good = 0
+    seen = []
+    for s in samples:
+        ok = True
+        row = {}
+        for vcpu, regs in sorted(s.items()):
+            pc, lr = regs.get("PC", 0), regs.get("LR", 0)
+            row[vcpu] = {"pc": "%x" % pc, "pc_sym": symbolize(syms, pc),
+                         "lr_sym": symbolize(syms, lr), "x29": "%x" % regs.get("x29", 0),
+                         "sctlr_el1": "%x" % regs.get("SCTLR_EL1", 0),
+                         "ttbr1": "%x" % regs.get("TTBR1", 0)}
+            if vcpu == "vcpu0":
+                hot, callers = HOT[prog], ARM_CALLERS[prog]
+            else:
+                hot, callers = ARM_VCPU1
+            ok = ok and (regs.get("SCTLR_EL1", 0) & 1) == 1 and regs.get("TTBR1", 0) != 0
+            ok = ok and pc >= KERNEL_VA_MIN and regs.get("x29", 0) >= KERNEL_VA_MIN
+            ok = ok and row[vcpu]["pc_sym"] in hot and row[vcpu]["lr_sym"] in callers
+        if prog == "smp" and "vcpu1" not in s:
+            ok = False
+        good += ok
+        seen.append(row)
+    r["dumps"] = seen
+    r["complete_chains"] = round(pct(good, len(samples)), 2)
+    if not samples:
+        reasons.append("xenctx printed no register dumps")
+    elif good != len(samples):
+        reasons.append("%d of %d xenctx dumps are not as expected (MMU on, TTBR1 set, "
+                       "high PC in a hot function, LR in its caller, high x29%s)"
+                       % (len(samples) - good, len(samples),
+                          ", vCPU 1 online" if prog == "smp" else ""))
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+JUDGES = [(r"(ratio|nested|smp)-(pv|pvh)-xenctx", judge),
+          (r"(ratio|nested|smp)-arm-xenctx", judge_arm)]
