@@ -184,6 +184,10 @@ xenctx_arm_samples() {
         done
         i=$((i + 1))
     done
+    # The frame-record chains, walked through the guest's page tables (tests/guests/
+    # arm64/tools/xu-arm-frames.c).
+    command -v xu-arm-frames > /dev/null &&
+        xu-arm-frames "$domid" "$((n * 10))" > "/out/$id.frames" 2>&1
     echo 0 > "/out/$id.rc"
     xl list "$name" > "/out/$id.xllist" 2>&1
     echo "@@LAB done $id"

@@ -67,7 +67,14 @@ def judge(d, sid, m):
 #   PC is a high (TTBR1) address inside one of the program's hot functions,
 #   LR (x30) returns into a caller of the call graph, x29 is a high stack address,
 #   and for smp vCPU 1 is online, running function_2 under secondary_main.
-# The frame records themselves are followed by xen-uniprof's own scenarios.
+# The frame records are followed by the lab's dom0 checker xu-arm-frames (<id>.frames): per
+# sample and vCPU, PC then the return address of every record up x29, through the guest's
+# own page tables, to the record whose saved x29 is 0.  Root first, the chain must read
+#     vCPU 0: _start;start_kernel;main;...      vCPU 1 (smp): _start_ap;secondary_main;...
+# A sample taken in a prologue, before the function's own record exists, lacks its
+# caller; under TCG a function's first instruction is a translation block start, where
+# samples cluster, so a few of those are expected and allowed.
+MIN_ARM_CHAINS = 90.0
 KERNEL_VA_MIN = 0xffff000000000000
 ARM_CALLERS = {"ratio": {"main"}, "nested": {"main", "function_1", "function_2"},
                "smp": {"main"}}
@@ -108,6 +115,54 @@ def symbolize(syms, addr):
         else:
             break
     return best
+
+
+def arm_chains(text, syms):
+    """[(sample, vcpu, frames root-first, ended at fp=0)] from xu-arm-frames output."""
+    out = []
+    cur = None
+    for line in (text or "").splitlines():
+        m = re.match(r"sample (\d+) (vcpu\d+) pc=([0-9a-f]+)", line)
+        if m:
+            cur = [int(m.group(1)), m.group(2), [symbolize(syms, int(m.group(3), 16))], False]
+            out.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s+frame fp=\S+ next=\S+ ret=([0-9a-f]+)", line)
+        if m:
+            cur[2].append(symbolize(syms, int(m.group(1), 16)))
+        elif re.match(r"\s+end fp=0", line):
+            cur[3] = True
+    return [(s, v, list(reversed(f)), ok) for s, v, f, ok in out]
+
+
+def check_arm_chains(d, sid, prog, syms, r, reasons):
+    text = read_id(d, sid, ".frames")
+    if text is None:
+        reasons.append("no frame walk (%s.frames from xu-arm-frames)" % sid)
+        return
+    chains = arm_chains(text, syms)
+    want = {"vcpu0": ["_start", "start_kernel", "main"],
+            "vcpu1": ["_start_ap", "secondary_main"]}
+    good = 0
+    folded = {}
+    for _, vcpu, frames, ended in chains:
+        key = "%s;%s%s" % (vcpu, ";".join(str(f) for f in frames), "" if ended else ";[cut]")
+        folded[key] = folded.get(key, 0) + 1
+        good += ended and frames[:len(want.get(vcpu, []))] == want.get(vcpu) and \
+            len(frames) > len(want.get(vcpu, []))
+    r["frame_walks"] = len(chains)
+    r["frame_chains_complete_pct"] = round(pct(good, len(chains)), 2)
+    r["frame_chains"] = dict(sorted(folded.items(), key=lambda kv: -kv[1]))
+    vcpus = {v for _, v, _, _ in chains}
+    if not chains:
+        reasons.append("xu-arm-frames walked no chain: %s" % (text.strip()[-200:]))
+    elif r["frame_chains_complete_pct"] < MIN_ARM_CHAINS:
+        reasons.append("%.2f%% of the frame walks are complete chains (need >= %.0f%%)"
+                       % (r["frame_chains_complete_pct"], MIN_ARM_CHAINS))
+    if prog == "smp" and "vcpu1" not in vcpus:
+        reasons.append("xu-arm-frames saw no online vCPU 1")
 
 
 def judge_arm(d, sid, m):
@@ -155,6 +210,7 @@ def judge_arm(d, sid, m):
                        "high PC in a hot function, LR in its caller, high x29%s)"
                        % (len(samples) - good, len(samples),
                           ", vCPU 1 online" if prog == "smp" else ""))
+    check_arm_chains(d, sid, prog, syms, r, reasons)
     check_guest_after(d, sid, guest, r, reasons)
     return finish(r, reasons)
 
