@@ -15,7 +15,10 @@ OBJCOPY := $(CROSS_COMPILE)objcopy
 BASE_CFLAGS := -O1 -g -std=gnu11 -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
 	-fno-ipa-icf -fno-optimize-sibling-calls -mgeneral-regs-only -mcmodel=small \
 	-mbranch-protection=none -Wall -Wextra -Wno-main -I$(SRC)
-FP_CFLAGS := -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-asynchronous-unwind-tables
+# aarch64 GCC emits unwind tables by default even without the asynchronous ones: the
+# frame-pointer build must carry none, as on x86, so that only frame records can unwind it.
+FP_CFLAGS := -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables
 CFI_CFLAGS := -fomit-frame-pointer -fasynchronous-unwind-tables
 LDFLAGS_GUEST := -nostdlib -no-pie -z max-page-size=4096 -z noexecstack --no-warn-rwx-segments
 
@@ -25,7 +28,7 @@ ELFS := $(FP_ELFS) $(NOFP_ELFS)
 all: $(ELFS) $(ELFS:.elf=.map) $(ELFS:.elf=.Image)
 .PHONY: all clean
 
-HEADERS := $(SRC)guest.h
+HEADERS := $(SRC)guest.h $(SRC)arm64/guests.mk
 
 # $(1) = variant dir (fp|cfi), $(2) = variant CFLAGS
 define arm64_rules
