@@ -4,8 +4,11 @@
 # apt configuration: sources, lists, cache and an empty dpkg status all live under one
 # directory, and `apt-get download` + `dpkg -x` then unpack packages anywhere.
 #
-#   private_apt_init STATE_DIR SUITE   sets the array PRIVATE_APT (options for apt-get and
-#                                      apt-cache) and runs `apt-get update` into STATE_DIR
+#   private_apt_init STATE_DIR SUITE [ARCH]   sets the array PRIVATE_APT (options for
+#                                      apt-get and apt-cache) and runs `apt-get update` into
+#                                      STATE_DIR; ARCH (default amd64) is the only Debian
+#                                      architecture it sees (arm64 for the arm64 lab and the
+#                                      aarch64 cross sysroot: no dpkg --add-architecture needed)
 #
 # Env: DEBIAN_MIRROR (default http://deb.debian.org/debian), SANDBOX_USER (see below).
 # Callers define log().
@@ -13,7 +16,7 @@
 PRIVATE_APT_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 private_apt_init() {
-    local a=$1 suite=$2 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+    local a=$1 suite=$2 arch=${3:-amd64} mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
     # apt drops to the _apt user to fetch and verify, and _apt cannot write into this
     # private state directory, which belongs to whoever runs the script (the failure then
     # reads as a misleading "gpgv ... not installed").  So apt stays the calling user
@@ -30,9 +33,9 @@ private_apt_init() {
                  -o "Dir::Etc::PreferencesParts=$a/etc/preferences.d"
                  -o "Dir::State=$a" -o "Dir::State::Lists=$a/lists"
                  -o "Dir::State::status=$a/status" -o "Dir::Cache=$a/cache"
-                 -o APT::Architecture=amd64 -o APT::Architectures=amd64
+                 -o "APT::Architecture=$arch" -o "APT::Architectures=$arch"
                  -o Debug::NoLocking=1 -o quiet=1 -o "APT::Sandbox::User=$user")
-    log "apt-get update ($suite, private state in $a)"
+    log "apt-get update ($suite $arch, private state in $a)"
     apt-get "${PRIVATE_APT[@]}" update > "$a/update.log" 2>&1 || {
         cat "$a/update.log" >&2; log "apt-get update for $suite failed"; return 1; }
 }

@@ -1,27 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h - what the shared ground-truth programs (ratio.c, nested.c, smp.c)
- * get from the per-type boot code (pv/, pvh/).
+ * get from the per-type boot code (pv/, pvh/, arm64/).
  *
  * The shared code is the measured program: its call graph and the work done
  * in each function are the ground truth the lab compares profiles with.  The
  * boot code only brings the CPU into 64-bit C, gives a console and starts a
  * second vCPU; it runs once, so it never shows up in a profile.
  *
- * Every guest's chains end in an asm entry that zeroes RBP before its first
- * call, so a frame-pointer walk ends cleanly at:
+ * Every guest's chains end in an asm entry that zeroes the frame pointer (RBP;
+ * x29 and x30 on arm64) before its first call, so a frame-pointer walk ends
+ * cleanly at:
  *     vCPU 0:  _start;start_kernel;main;...
  *     vCPU 1:  _start_ap;secondary_main;...
  */
 #ifndef GUEST_H
 #define GUEST_H
 
-/* Console: PV console ring (PV) or Xen's debug port 0xe9 (PVH).  Slow: the
+/* Console: PV console ring (PV), Xen's debug port 0xe9 (PVH) or the emulated
+ * SBSA UART (arm64).  Slow: the
  * programs print only every few hundred rounds so the hot loops dominate. */
 void console_puts(const char *s);
 void console_hex(unsigned long v);
 
-/* Bring up vCPU id (VCPUOP_initialise + VCPUOP_up) running secondary_main()
+/* Bring up vCPU id (VCPUOP_initialise + VCPUOP_up; arm64: PSCI CPU_ON) running secondary_main()
  * on its own stack.  Returns 0 or the (negative) hypercall error. */
 long start_secondary_vcpu(unsigned int id);
 

@@ -10,9 +10,16 @@
 #   xu_lab_only=RE     run only the scenarios whose id matches the extended regexp RE
 #   xu_lab_out=9p|console   how outputs go back to the host (default 9p, console as fallback)
 #   xu_lab_demo=SECS   instead of the scenarios: the demo (scripts/demo)
+# The per-architecture part of dom0 is here and in xenctx_samples; the rest is shared.
+# An arm64 dom0's busybox could not make its applet links on the (x86) host: it makes them
+# now.
+[ -e /bin/mount ] || /bin/busybox --install -s /bin
 XENVER=$(cat /etc/xu-lab-xen-version)
+LAB_ARCH=$(cat /etc/xu-lab-arch 2>/dev/null || echo x86_64)
+MA=x86_64-linux-gnu LAB_GUEST_TYPES="pv pvh"
+[ "$LAB_ARCH" = arm64 ] && MA=aarch64-linux-gnu LAB_GUEST_TYPES=arm
 export PATH=/usr/local/bin:/usr/local/sbin:/bin:/sbin:/usr/bin:/usr/sbin:/usr/lib/xen-$XENVER/bin
-export LD_LIBRARY_PATH=/usr/local/lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu
+export LD_LIBRARY_PATH=/usr/local/lib:/usr/lib/$MA:/lib/$MA
 export HOME=/root
 
 mount -t proc proc /proc
@@ -35,7 +42,7 @@ for a in $(cat /proc/cmdline); do
         xu_lab_demo=*) LAB_DEMO=${a#*=} ;;
     esac
 done
-mark DOM0_INIT
+mark DOM0_INIT arch=$LAB_ARCH
 
 KVER=$(uname -r)
 while read -r m; do
@@ -102,6 +109,9 @@ guest_down() {
     xl domid "$1" >/dev/null 2>&1 || return 0
     [ -f "/var/log/xen/console/guest-$1.log" ] &&
         cp "/var/log/xen/console/guest-$1.log" "/out/$1.console.txt"
+    # An arm guest prints on its emulated SBSA UART.
+    [ -f "/var/log/xen/console/guest-$1-vuart0.log" ] &&
+        cp "/var/log/xen/console/guest-$1-vuart0.log" "/out/$1.console.txt"
     xl destroy "$1" > /dev/null 2>&1
 }
 
@@ -132,6 +142,10 @@ run() {
 xenctx_samples() {
     id=$1 name=$2 n=$3
     selected "$id" || return 0
+    if [ "$LAB_ARCH" = arm64 ]; then
+        xenctx_arm_samples "$id" "$name" "$n"
+        return 0
+    fi
     # xenctx symbolizes only above its user/kernel split: a PVH guest lives at 1 MiB.
     k=
     case $name in *-pvh) k="-k 0 " ;; esac
@@ -145,6 +159,35 @@ xenctx_samples() {
         xenctx -f -C $k-s "/guests/$name.map" "$domid" >> "/out/$id.xenctx" 2>&1
         i=$((i + 1))
     done
+    echo 0 > "/out/$id.rc"
+    xl list "$name" > "/out/$id.xllist" 2>&1
+    echo "@@LAB done $id"
+}
+
+# xenctx_arm_samples ID NAME N: Debian's arm64 xenctx prints registers only (no stack,
+# no symbols): N dumps of every vCPU with the control registers (-a: SCTLR_EL1, TTBR0/1),
+# for the host to check PC, LR and x29 against the map, the MMU on and the high mapping.
+xenctx_arm_samples() {
+    id=$1 name=$2 n=$3
+    domid=$(xl domid "$name" 2>/dev/null)
+    vcpus=$(xl vcpu-list "$name" 2>/dev/null | awk 'NR > 1 { n++ } END { print n + 0 }')
+    echo "xenctx -a $domid VCPU (vCPUs: $vcpus)" > "/out/$id.cmd"
+    xl vcpu-list "$name" > "/out/$id.vcpus" 2>&1
+    i=0
+    : > "/out/$id.xenctx"
+    while [ $i -lt "$n" ]; do
+        v=0
+        while [ $v -lt "${vcpus:-1}" ] && [ $v -lt 8 ]; do
+            echo "@@SAMPLE $i vcpu$v" >> "/out/$id.xenctx"
+            xenctx -a "$domid" "$v" >> "/out/$id.xenctx" 2>&1
+            v=$((v + 1))
+        done
+        i=$((i + 1))
+    done
+    # The frame-record chains, walked through the guest's page tables (tests/guests/
+    # arm64/tools/xu-arm-frames.c).
+    command -v xu-arm-frames > /dev/null &&
+        xu-arm-frames "$domid" "$((n * 10))" > "/out/$id.frames" 2>&1
     echo 0 > "/out/$id.rc"
     xl list "$name" > "/out/$id.xllist" 2>&1
     echo "@@LAB done $id"

@@ -65,6 +65,10 @@ def judge_found(d, sid, m, want_path, want_reason, guest, extra_line=None):
 
 def judge_find_elf(d, sid, m):
     t = m.group(1)
+    if t == "arm":
+        # xl boots a raw Image on arm: the symbols can only come from beside it.
+        return judge_found(d, sid, m, "/guests/ratio-arm64.Image.dbg", ".dbg sibling",
+                           "ratio-arm")
     return judge_found(d, sid, m, "/guests/ratio-%s.elf" % t, "kernel has symbols",
                        "ratio-%s" % t)
 
@@ -134,8 +138,8 @@ def judge_create(d, sid, m):
 
 
 def judge_sigkill(d, sid, m):
-    guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
+    guest = "ratio-%s" % m.group(1)
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type=m.group(1))
     if reasons is None:
         return r
     runs = []
@@ -207,13 +211,13 @@ def judge_destroyed(d, sid, m):
 
 
 JUDGES = [
-    (r"find-elf-(pv|pvh)", judge_find_elf),
+    (r"find-elf-(pv|pvh|arm)", judge_find_elf),
     (r"find-elf-xenstore-(pv)", judge_find_elf_xenstore),
     (r"dbg-sibling-(pv|pvh)", judge_dbg_sibling),
-    (r"stripped-only-(pv|pvh)", judge_stripped_only),
-    (r"wrong-elf-(pv|pvh)", judge_wrong_elf),
+    (r"stripped-only-(pv|pvh|arm)", judge_stripped_only),
+    (r"wrong-elf-(pv|pvh|arm)", judge_wrong_elf),
     (r"create-ratio-pv", judge_create),
-    (r"sigkill-pv", judge_sigkill),
+    (r"sigkill-(pv|arm)", judge_sigkill),
     (r"sigterm-pv", judge_sigterm),
     (r"admin-paused-pv", judge_admin_paused),
     (r"destroyed-pv", judge_destroyed),

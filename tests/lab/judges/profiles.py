@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """xen-uniprof against the ground truth of the guests in tests/guests/.
 
-Scenario ids: <program>[-nofp]-<type>-<backend>, e.g. ratio-pv-xencall or
+Scenario ids: <program>[-nofp]-<type>-<backend>, e.g. ratio-pv-xencall, ratio-arm-xencall or
 nested-nofp-pvh-xc; the guest is the domain <program>[-nofp]-<type> (the -nofp guests are
 built without frame pointers, for CFI unwinding).  The expected shares are documented next
 to the guests' source.
@@ -213,5 +213,6 @@ def judge_fp_control(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"(ratio|nested|smp)(-nofp)?-(pv|pvh)-(xencall|xc)", judge),
-          (r"(ratio|nested)-nofp-(pv|pvh)-fp-control", judge_fp_control)]
+# Guest types: pv and pvh (x86_64), arm (arm64: tests/guests/arm64, no PV/PVH there).
+JUDGES = [(r"(ratio|nested|smp)(-nofp)?-(pv|pvh|arm)-(xencall|xc)", judge),
+          (r"(ratio|nested)-nofp-(pv|pvh|arm)-fp-control", judge_fp_control)]

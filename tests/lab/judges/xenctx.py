@@ -3,9 +3,10 @@
 
 Scenario ids: <program>-<type>-xenctx; dom0 leaves N call traces in <id>.xenctx.
 """
+import os
 import re
 
-from .common import check_guest_after, did_not_run, finish, new_result, pct, read_id
+from .common import check_guest_after, did_not_run, finish, new_result, pct, read, read_id
 
 HOT = {"ratio": {"function_1", "function_2", "function_3"},
        "nested": {"function_1", "function_2", "function_3", "function_4", "function_5"},
@@ -59,4 +60,164 @@ def judge(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"(ratio|nested|smp)-(pv|pvh)-xenctx", judge)]
+# ---- arm guests ---------------------------------------------------------------------------
+# Debian's arm64 xenctx prints registers only: no call trace and no symbols (-s and -f are
+# ignored).  What its dumps can still show of the guest (tests/guests/arm64):
+#   the MMU is on (SCTLR_EL1.M) with the kernel map in TTBR1,
+#   PC is a high (TTBR1) address inside one of the program's hot functions,
+#   LR (x30) returns into a caller of the call graph, x29 is a high stack address,
+#   and for smp vCPU 1 is online, running function_2 under secondary_main.
+# The frame records are followed by the lab's dom0 checker xu-arm-frames (<id>.frames): per
+# sample and vCPU, PC then the return address of every record up x29, through the guest's
+# own page tables, to the record whose saved x29 is 0.  Root first, the chain must read
+#     vCPU 0: _start;start_kernel;main;...      vCPU 1 (smp): _start_ap;secondary_main;...
+# A sample taken in a prologue, before the function's own record exists, lacks its
+# caller; under TCG a function's first instruction is a translation block start, where
+# samples cluster, so a few of those are expected and allowed.
+MIN_ARM_CHAINS = 90.0
+KERNEL_VA_MIN = 0xffff000000000000
+ARM_CALLERS = {"ratio": {"main"}, "nested": {"main", "function_1", "function_2"},
+               "smp": {"main"}}
+ARM_VCPU1 = ({"function_2", "secondary_main"}, {"secondary_main", "_start_ap"})
+
+
+def arm_dumps(text):
+    """[{vcpuN: {register: value}}] from dom0's xenctx -a dumps."""
+    samples = []
+    parts = re.split(r"^@@SAMPLE (\d+) (vcpu\d+)\s*$", text or "", flags=re.M)
+    by_sample = {}
+    for i in range(1, len(parts) - 2, 3):
+        regs = {}
+        for name, val in re.findall(r"\b(PC|LR|SP_EL1|x29|SCTLR_EL1|TTBR0|TTBR1|TTBCR):\s*"
+                                    r"([0-9a-fA-F]+)", parts[i + 2]):
+            regs[name] = int(val, 16)
+        by_sample.setdefault(int(parts[i]), {})[parts[i + 1]] = regs
+    for k in sorted(by_sample):
+        samples.append(by_sample[k])
+    return samples
+
+
+def read_map(path):
+    """[(address, name)] of the text symbols of an nm -n map, sorted."""
+    syms = []
+    for line in (read(path, "") or "").splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "Tt":
+            syms.append((int(f[0], 16), f[2]))
+    return syms
+
+
+def symbolize(syms, addr):
+    best = None
+    for a, n in syms:
+        if a <= addr:
+            best = n
+        else:
+            break
+    return best
+
+
+def arm_chains(text, syms):
+    """[(sample, vcpu, frames root-first, ended at fp=0)] from xu-arm-frames output."""
+    out = []
+    cur = None
+    for line in (text or "").splitlines():
+        m = re.match(r"sample (\d+) (vcpu\d+) pc=([0-9a-f]+)", line)
+        if m:
+            cur = [int(m.group(1)), m.group(2), [symbolize(syms, int(m.group(3), 16))], False]
+            out.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s+frame fp=\S+ next=\S+ ret=([0-9a-f]+)", line)
+        if m:
+            cur[2].append(symbolize(syms, int(m.group(1), 16)))
+        elif re.match(r"\s+end fp=0", line):
+            cur[3] = True
+    return [(s, v, list(reversed(f)), ok) for s, v, f, ok in out]
+
+
+def check_arm_chains(d, sid, prog, syms, r, reasons):
+    text = read_id(d, sid, ".frames")
+    if text is None:
+        reasons.append("no frame walk (%s.frames from xu-arm-frames)" % sid)
+        return
+    chains = arm_chains(text, syms)
+    want = {"vcpu0": ["_start", "start_kernel", "main"],
+            "vcpu1": ["_start_ap", "secondary_main"]}
+    good = 0
+    folded = {}
+    for _, vcpu, frames, ended in chains:
+        key = "%s;%s%s" % (vcpu, ";".join(str(f) for f in frames), "" if ended else ";[cut]")
+        folded[key] = folded.get(key, 0) + 1
+        good += ended and frames[:len(want.get(vcpu, []))] == want.get(vcpu) and \
+            len(frames) > len(want.get(vcpu, []))
+    r["frame_walks"] = len(chains)
+    r["frame_chains_complete_pct"] = round(pct(good, len(chains)), 2)
+    r["frame_chains"] = dict(sorted(folded.items(), key=lambda kv: -kv[1]))
+    vcpus = {v for _, v, _, _ in chains}
+    if not chains:
+        reasons.append("xu-arm-frames walked no chain: %s" % (text.strip()[-200:]))
+    elif r["frame_chains_complete_pct"] < MIN_ARM_CHAINS:
+        reasons.append("%.2f%% of the frame walks are complete chains (need >= %.0f%%)"
+                       % (r["frame_chains_complete_pct"], MIN_ARM_CHAINS))
+    if prog == "smp" and "vcpu1" not in vcpus:
+        reasons.append("xu-arm-frames saw no online vCPU 1")
+
+
+def judge_arm(d, sid, m):
+    prog = m.group(1)
+    guest = "%s-arm" % prog
+    r = new_result(d, sid, guest=guest, program=prog, guest_type="arm", backend=None,
+                   tool="xenctx")
+    text = read_id(d, sid, ".xenctx")
+    if text is None:
+        return did_not_run(r)
+    reasons = []
+    syms = read_map(os.path.join(d, "..", "guests", "%s-arm64.map" % prog))
+    if not syms:
+        reasons.append("no map of %s-arm64 in the lab's guests/" % prog)
+    samples = arm_dumps(text)
+    r["samples"] = len(samples)
+    good = 0
+    seen = []
+    for s in samples:
+        ok = True
+        row = {}
+        for vcpu, regs in sorted(s.items()):
+            pc, lr = regs.get("PC", 0), regs.get("LR", 0)
+            row[vcpu] = {"pc": "%x" % pc, "pc_sym": symbolize(syms, pc),
+                         "lr_sym": symbolize(syms, lr), "x29": "%x" % regs.get("x29", 0),
+                         "sctlr_el1": "%x" % regs.get("SCTLR_EL1", 0),
+                         "ttbr1": "%x" % regs.get("TTBR1", 0)}
+            if vcpu == "vcpu0":
+                hot, callers = HOT[prog], ARM_CALLERS[prog]
+            else:
+                hot, callers = ARM_VCPU1
+            ok = ok and (regs.get("SCTLR_EL1", 0) & 1) == 1 and regs.get("TTBR1", 0) != 0
+            ok = ok and pc >= KERNEL_VA_MIN and regs.get("x29", 0) >= KERNEL_VA_MIN
+            # main's own loop (about 1 % of the time) is a legitimate place too; LR is
+            # then a stale return address, so only a hot function's LR is checked.
+            if vcpu == "vcpu0" and row[vcpu]["pc_sym"] == "main":
+                continue
+            ok = ok and row[vcpu]["pc_sym"] in hot and row[vcpu]["lr_sym"] in callers
+        if prog == "smp" and "vcpu1" not in s:
+            ok = False
+        good += ok
+        seen.append(row)
+    r["dumps"] = seen
+    r["complete_chains"] = round(pct(good, len(samples)), 2)
+    if not samples:
+        reasons.append("xenctx printed no register dumps")
+    elif good != len(samples):
+        reasons.append("%d of %d xenctx dumps are not as expected (MMU on, TTBR1 set, "
+                       "high PC in a hot function, LR in its caller, high x29%s)"
+                       % (len(samples) - good, len(samples),
+                          ", vCPU 1 online" if prog == "smp" else ""))
+    check_arm_chains(d, sid, prog, syms, r, reasons)
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+JUDGES = [(r"(ratio|nested|smp)-(pv|pvh)-xenctx", judge),
+          (r"(ratio|nested|smp)-arm-xenctx", judge_arm)]

@@ -9,7 +9,8 @@
 SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
-for type in pv pvh; do
+# Guest types: pv pvh on x86_64, arm on arm64 (init.sh's LAB_GUEST_TYPES).
+for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     for prog in ratio nested; do
         guest=$prog-nofp-$type
         guest_up $guest

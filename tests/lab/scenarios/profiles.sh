@@ -10,7 +10,8 @@
 SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
-for type in pv pvh; do
+# Guest types: pv pvh on x86_64, arm on arm64 (init.sh's LAB_GUEST_TYPES).
+for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     guest_up ratio-$type
     xenctx_samples ratio-$type-xenctx ratio-$type 3
     for backend in xencall xc; do
