@@ -115,6 +115,7 @@ struct xu_arch_xen {
 };
 
 extern const struct xu_arch_ops xu_arch_x86_64;
+extern const struct xu_arch_ops xu_arch_arm64;
 extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
 
 /* The architecture of the Xen this binary was built for (its guests'). */

@@ -42,6 +42,7 @@ enum xu_paging_mode {
     XU_PAGING_PAE,      /* 32-bit PAE (not walked: one-frame stacks) */
     XU_PAGING_LONG4,    /* x86-64 four-level */
     XU_PAGING_LONG5,    /* x86-64 five-level (LA57) */
+    XU_PAGING_ARM64,    /* AArch64 stage 1, VMSAv8-64: TTBR0/TTBR1 under TCR_EL1 */
 };
 
 const char *xu_paging_mode_name(enum xu_paging_mode mode);
@@ -82,6 +83,7 @@ struct xu_vcpu_regs {
     uint64_t lr;                /* link register where calls leave the return address in one */
     struct xu_mmu mmu;
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
+    uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
 };
 
 struct xu_target;
