@@ -12,12 +12,14 @@ AC_DEFUN([XU_WITH_XEN_PREFIX], [
     AS_IF([test -d "$with_xen"], [],
       [AC_MSG_ERROR([--with-xen=$with_xen: no such directory])])
     with_xen=`cd "$with_xen" && pwd`
+    dnl Debian's multiarch directory of the host: x86_64-linux-gnu, aarch64-linux-gnu
+    xu_multiarch=$host_cpu-$host_os
     xu_pc=
-    for d in usr/lib/x86_64-linux-gnu/pkgconfig usr/lib/pkgconfig usr/lib64/pkgconfig usr/share/pkgconfig lib/pkgconfig; do
+    for d in usr/lib/$xu_multiarch/pkgconfig usr/lib/pkgconfig usr/lib64/pkgconfig usr/share/pkgconfig lib/pkgconfig; do
       AS_IF([test -d "$with_xen/$d"], [xu_pc="$xu_pc${xu_pc:+:}$with_xen/$d"])
     done
     AS_IF([test -z "$xu_pc"],
-      [AC_MSG_ERROR([--with-xen=$with_xen holds no pkg-config directory (expected usr/lib/x86_64-linux-gnu/pkgconfig)])])
+      [AC_MSG_ERROR([--with-xen=$with_xen holds no pkg-config directory (expected usr/lib/$xu_multiarch/pkgconfig)])])
     dnl The system's directories follow DIR's (below): without Xen's own .pc
     dnl files in DIR the host's Xen would be used silently.
     xu_has_xen_pc=no
@@ -55,7 +57,7 @@ AC_DEFUN([XU_XEN_PKG], [
   dnl are in a normal build: warnings in Xen's own inline code (libxl_utils.h
   dnl of 4.20 compares int with uint32_t) must not fail --enable-werror.
   AS_IF([test "x$xu_pkg_ok" = xyes && test -n "$with_xen"], [
-    $1_LIBS="-L$with_xen/usr/lib/x86_64-linux-gnu -Wl,-rpath-link,$with_xen/usr/lib/x86_64-linux-gnu $$1_LIBS"
+    $1_LIBS="-L$with_xen/usr/lib/$xu_multiarch -Wl,-rpath-link,$with_xen/usr/lib/$xu_multiarch $$1_LIBS"
     $1_CFLAGS=`echo " $$1_CFLAGS" | sed 's/ -I/ -isystem /g'`
   ])
 ])
@@ -109,7 +111,7 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
     dnl The staged libraries' own dependencies (libxenctrl needs
     dnl libxentoolcore...) must resolve in DIR too, never in the host's Xen.
     AS_IF([test -n "$with_xen"],
-      [LDFLAGS="$LDFLAGS -Wl,-rpath-link,$with_xen/usr/lib/x86_64-linux-gnu"])
+      [LDFLAGS="$LDFLAGS -Wl,-rpath-link,$with_xen/usr/lib/$xu_multiarch"])
     AS_IF([test -n "$with_xen" && test "x$have_xenstore" = xyes], [
       xu_save_LIBS=$LIBS
       LIBS="$XENSTORE_LIBS $LIBS"
