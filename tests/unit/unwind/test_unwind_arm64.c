@@ -8,17 +8,22 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim_arm64.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
 #ifdef HAVE_LIBDW
+#include <gelf.h>
+#include <libelf.h>
+
 #include "unwind/xu_cfi.h"
 #endif
 
@@ -343,6 +348,163 @@ static void test_cfi_link_rule_only_first_frame(void **state)
     assert_int_equal(pcs[1], T_CALLER + 0x24);
     xu_cfi_free(t);
 }
+
+/* ---- real AArch64 CFI: cfi_fixture_arm64.S, assembled at build time ---- */
+
+#define FIXTURE XU_TEST_CFI_ARM64_FIXTURE
+
+/* The address of a symbol of the fixture; 0 when absent. */
+static uint64_t sym(const char *name)
+{
+    int fd = open(FIXTURE, O_RDONLY);
+    Elf *elf = NULL;
+    Elf_Scn *scn = NULL;
+    uint64_t addr = 0;
+
+    assert_true(fd >= 0);
+    elf_version(EV_CURRENT);
+    elf = elf_begin(fd, ELF_C_READ, NULL);
+    assert_non_null(elf);
+    while (!addr && (scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        size_t i, n;
+
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+            continue;
+        d = elf_getdata(scn, NULL);
+        n = sh.sh_size / sh.sh_entsize;
+        for (i = 0; d && i < n && i < 4096; i++) {
+            GElf_Sym s;
+            const char *nm;
+
+            if (!gelf_getsym(d, (int)i, &s))
+                continue;
+            nm = elf_strptr(elf, sh.sh_link, s.st_name);
+            if (nm && strcmp(nm, name) == 0) {
+                addr = s.st_value;
+                break;
+            }
+        }
+    }
+    elf_end(elf);
+    close(fd);
+    assert_int_not_equal(addr, 0);
+    return addr;
+}
+
+static struct xu_cfi_table *fixture_table(void)
+{
+    struct xu_cfi_table *t = NULL;
+
+    if (access(FIXTURE, R_OK) != 0)
+        return NULL;
+    assert_int_equal(xu_cfi_open(FIXTURE, NULL, NULL, &t), 0);
+    return t;
+}
+
+/* What libdw makes of GNU as's AArch64 CFI, row by row. */
+static void test_cfi_fixture_rows(void **state)
+{
+    struct xu_cfi_table *t = fixture_table();
+    struct xu_cfi_row r;
+
+    (void)state;
+    if (!t)
+        skip();     /* no AArch64 compiler at configure time */
+    xu_cfi_lookup(t, sym("fx_entry"), &r);
+    assert_int_equal(r.kind, XU_CFI_RULE);
+    assert_int_equal(r.ra, XU_CFI_RA_UNDEFINED);
+    /* a leaf, and any function before its prologue: x30 is "same value" */
+    xu_cfi_lookup(t, sym("fx_leaf_body"), &r);
+    assert_int_equal(r.kind, XU_CFI_RULE);
+    assert_int_equal(r.ra, XU_CFI_RA_LINK);
+    assert_int_equal(r.cfa_reg, XU_CFI_REG_SP);
+    assert_int_equal(r.cfa_off, 0);
+    xu_cfi_lookup(t, sym("fx_caller"), &r);
+    assert_int_equal(r.ra, XU_CFI_RA_LINK);
+    assert_int_equal(r.end, sym("fx_caller_pushed"));
+    /* after "stp x29, x30, [sp, #-16]!" */
+    xu_cfi_lookup(t, sym("fx_ret_caller") - 4, &r);
+    assert_int_equal(r.kind, XU_CFI_RULE);
+    assert_int_equal(r.cfa_reg, XU_CFI_REG_SP);
+    assert_int_equal(r.cfa_off, 16);
+    assert_int_equal(r.ra, XU_CFI_RA_AT_CFA);
+    assert_int_equal(r.ra_off, -8);
+    assert_int_equal(r.fp, XU_CFI_FP_AT_CFA);
+    assert_int_equal(r.fp_off, -16);
+    /* the CFA on x29 */
+    xu_cfi_lookup(t, sym("fx_ret_with_fp") - 4, &r);
+    assert_int_equal(r.cfa_reg, XU_CFI_REG_FP);
+    assert_int_equal(r.cfa_off, 16);
+    xu_cfi_free(t);
+}
+
+/*
+ * The stack fx_entry -> fx_with_fp -> fx_caller builds, as the fixture's
+ * code would: each "stp x29, x30, [sp, #-16]!" stores a record below the
+ * caller's sp, fx_with_fp then allocates 32 bytes.  Returns fx_caller's sp
+ * after its prologue; *with_fp_rec is fx_with_fp's record.
+ */
+static uint64_t fixture_stack(struct fixture *f, uint64_t *with_fp_rec)
+{
+    uint64_t sp1 = STACK_TOP - 256 - 16, sp2 = sp1 - 32 - 16;
+
+    assert_int_equal(sim_a64_write_u64(&f->hi, sp1, 0), 0);
+    assert_int_equal(sim_a64_write_u64(&f->hi, sp1 + 8, sym("fx_ret_entry")), 0);
+    assert_int_equal(sim_a64_write_u64(&f->hi, sp2, sp1), 0);
+    assert_int_equal(sim_a64_write_u64(&f->hi, sp2 + 8, sym("fx_ret_with_fp")), 0);
+    *with_fp_rec = sp1;
+    return sp2;
+}
+
+/* Stopped in the leaf: its caller comes from x30, exactly. */
+static void test_cfi_fixture_leaf(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_cfi_table *t = fixture_table();
+    struct xu_vcpu_regs r = kernel_regs(f);
+    struct xu_unwind_result res;
+    uint64_t pcs[16], rec1;
+
+    if (!t)
+        skip();
+    r.sp = r.fp = fixture_stack(f, &rec1);
+    r.ip = sym("fx_leaf_body");
+    r.lr = sym("fx_ret_caller");
+    cfi_walk(f, t, &r, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    assert_int_equal(res.depth, 4);
+    assert_int_equal(pcs[0], sym("fx_leaf_body"));
+    assert_int_equal(pcs[1], sym("fx_ret_caller"));
+    assert_int_equal(pcs[2], sym("fx_ret_with_fp"));
+    assert_int_equal(pcs[3], sym("fx_ret_entry"));
+    xu_cfi_free(t);
+}
+
+/* Stopped on fx_caller's first instruction: nothing stored yet, sp and x29
+ * still fx_with_fp's, the return address in x30. */
+static void test_cfi_fixture_function_entry(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_cfi_table *t = fixture_table();
+    struct xu_vcpu_regs r = kernel_regs(f);
+    struct xu_unwind_result res;
+    uint64_t pcs[16], rec1;
+
+    if (!t)
+        skip();
+    r.sp = fixture_stack(f, &rec1) + 16;
+    r.fp = rec1;
+    r.ip = sym("fx_caller");
+    r.lr = sym("fx_ret_with_fp");
+    cfi_walk(f, t, &r, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    assert_int_equal(res.depth, 3);
+    assert_int_equal(pcs[1], sym("fx_ret_with_fp"));
+    assert_int_equal(pcs[2], sym("fx_ret_entry"));
+    xu_cfi_free(t);
+}
 #endif
 
 int main(void)
@@ -357,6 +519,9 @@ int main(void)
 #ifdef HAVE_LIBDW
         cmocka_unit_test_setup_teardown(test_cfi_leaf_in_x30, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cfi_link_rule_only_first_frame, setup, teardown),
+        cmocka_unit_test(test_cfi_fixture_rows),
+        cmocka_unit_test_setup_teardown(test_cfi_fixture_leaf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cfi_fixture_function_entry, setup, teardown),
 #endif
     };
 
