@@ -12,7 +12,8 @@
  * Call graph:  fx_entry -> fx_with_fp -> fx_caller -> fx_leaf
  *   fx_entry    outermost: x30 undefined, x29 cleared
  *   fx_with_fp  "stp x29, x30, [sp, #-16]!; mov x29, sp", then the CFA on x29
- *   fx_caller   the same prologue with the CFA left on sp (what GCC emits)
+ *   fx_caller   the same prologue with the CFA left on sp (what GCC emits),
+ *               and pac-ret: x30 signed (paciasp) before it is stored
  *   fx_leaf     no frame at all: the return address stays in x30
  */
     .text
@@ -58,6 +59,8 @@ GLOBAL(fx_ret_with_fp)
     .type fx_caller, %function
 fx_caller:
     .cfi_startproc
+    hint #25                    /* paciasp, in the NOP space for old assemblers */
+    .cfi_negate_ra_state
     stp x29, x30, [sp, #-16]!
 GLOBAL(fx_caller_pushed)
     .cfi_def_cfa_offset 16
@@ -70,6 +73,8 @@ GLOBAL(fx_ret_caller)
     .cfi_restore x29
     .cfi_restore x30
     .cfi_def_cfa_offset 0
+    hint #29                    /* autiasp */
+    .cfi_negate_ra_state
     ret
     .cfi_endproc
     .size fx_caller, . - fx_caller

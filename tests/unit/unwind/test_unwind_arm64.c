@@ -421,6 +421,7 @@ static void test_cfi_fixture_rows(void **state)
     assert_int_equal(r.ra, XU_CFI_RA_LINK);
     assert_int_equal(r.cfa_reg, XU_CFI_REG_SP);
     assert_int_equal(r.cfa_off, 0);
+    /* pac-ret's paciasp changes no rule (DW_CFA_AARCH64_negate_ra_state) */
     xu_cfi_lookup(t, sym("fx_caller"), &r);
     assert_int_equal(r.ra, XU_CFI_RA_LINK);
     assert_int_equal(r.end, sym("fx_caller_pushed"));
@@ -443,8 +444,10 @@ static void test_cfi_fixture_rows(void **state)
 /*
  * The stack fx_entry -> fx_with_fp -> fx_caller builds, as the fixture's
  * code would: each "stp x29, x30, [sp, #-16]!" stores a record below the
- * caller's sp, fx_with_fp then allocates 32 bytes.  Returns fx_caller's sp
- * after its prologue; *with_fp_rec is fx_with_fp's record.
+ * caller's sp, fx_with_fp then allocates 32 bytes; fx_caller signs its
+ * return address first (a pointer-authentication code in bits 63:48, bit
+ * 55 kept).  Returns fx_caller's sp after its prologue; *with_fp_rec is
+ * fx_with_fp's record.
  */
 static uint64_t fixture_stack(struct fixture *f, uint64_t *with_fp_rec)
 {
@@ -453,7 +456,8 @@ static uint64_t fixture_stack(struct fixture *f, uint64_t *with_fp_rec)
     assert_int_equal(sim_a64_write_u64(&f->hi, sp1, 0), 0);
     assert_int_equal(sim_a64_write_u64(&f->hi, sp1 + 8, sym("fx_ret_entry")), 0);
     assert_int_equal(sim_a64_write_u64(&f->hi, sp2, sp1), 0);
-    assert_int_equal(sim_a64_write_u64(&f->hi, sp2 + 8, sym("fx_ret_with_fp")), 0);
+    assert_int_equal(sim_a64_write_u64(&f->hi, sp2 + 8,
+                                       sym("fx_ret_with_fp") | 0x9a2b000000000000ULL), 0);
     *with_fp_rec = sp1;
     return sp2;
 }
@@ -498,6 +502,12 @@ static void test_cfi_fixture_function_entry(void **state)
     r.fp = rec1;
     r.ip = sym("fx_caller");
     r.lr = sym("fx_ret_with_fp");
+    cfi_walk(f, t, &r, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    assert_int_equal(res.depth, 3);
+    /* one instruction later x30 is signed (paciasp) and still the rule */
+    r.ip = sym("fx_caller") + 4;
+    r.lr = sym("fx_ret_with_fp") | 0x1357000000000000ULL;
     cfi_walk(f, t, &r, pcs, 16, &res);
     assert_int_equal(res.end, XU_WALK_COMPLETE);
     assert_int_equal(res.depth, 3);
