@@ -88,6 +88,7 @@ static inline void cpu_relax(void)
     __asm__ volatile("yield" ::: "memory");
 #endif
 }
+
 static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atomic_t *stop)
 {
     uint64_t now = now_ns(), lead, target, woke;
