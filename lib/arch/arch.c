@@ -9,12 +9,15 @@
 /* Every architecture's page walk and frame rules are built on every host. */
 static const struct xu_arch_ops *const arches[] = {
     &xu_arch_x86_64,
+    &xu_arch_arm64,
 };
 
 const struct xu_arch_ops *xu_arch_native(void)
 {
 #if defined(__x86_64__)
     return &xu_arch_x86_64;
+#elif defined(__aarch64__)
+    return &xu_arch_arm64;
 #else
     return NULL;            /* configure refuses other hosts */
 #endif

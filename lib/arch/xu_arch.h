@@ -14,12 +14,15 @@
  *   - whether the innermost return address may still sit in a register;
  *   - the DWARF register numbers the CFI table tracks.
  *
- * One folder per architecture (arch/x86_64/, ...) holds the same files:
- * arch.c (this struct and the frame rules), pagewalk.c (the translation),
- * xen.c (Xen's vCPU structures: struct xu_arch_xen).  The first two are
- * plain C, built for every architecture on every host, so any guest can be
- * simulated and tested anywhere; xen.c includes the Xen headers of the
- * build's own architecture and is built with a Xen backend only.  On Xen a
+ * One folder per architecture (arch/x86_64/, arch/arm64/) holds the same
+ * files: arch.c (this struct and the frame rules), pagewalk.c (the
+ * translation), context.c (Xen's vCPU structures -> struct xu_vcpu_regs)
+ * and xen.c (reading them through the backend: struct xu_arch_xen).  arch.c
+ * and pagewalk.c are plain C, built for every architecture on every host,
+ * so any guest can be simulated and tested anywhere; context.c needs Xen's
+ * headers (arm64's reads xen/foreign/arm64.h, so it is built and tested on
+ * any host with a Xen backend); xen.c is built only for the build's own
+ * architecture, with a Xen backend.  On Xen a
  * guest has the architecture of its host: the Xen backends use
  * xu_arch_native() and xu_arch_xen_native; the simulated guest picks any.
  *
@@ -139,6 +142,7 @@ struct xu_arch_xen {
 };
 
 extern const struct xu_arch_ops xu_arch_x86_64;
+extern const struct xu_arch_ops xu_arch_arm64;
 extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
 
 /* The architecture of the Xen this binary was built for (its guests'). */

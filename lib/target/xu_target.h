@@ -45,6 +45,7 @@ enum xu_paging_mode {
     XU_PAGING_PAE,      /* 32-bit PAE (not walked: one-frame stacks) */
     XU_PAGING_LONG4,    /* x86-64 four-level */
     XU_PAGING_LONG5,    /* x86-64 five-level (LA57) */
+    XU_PAGING_ARM64,    /* AArch64 stage 1, VMSAv8-64: TTBR0/TTBR1 under TCR_EL1 */
 };
 
 const char *xu_paging_mode_name(enum xu_paging_mode mode);
@@ -72,21 +73,23 @@ struct xu_mmu {
     enum xu_paging_mode paging;
     /*
      * Root of the page tables in effect, as a frame-space address: for x86
-     * PV a machine address (MFN << 12), for PVH/HVM a guest-physical one.
+     * PV a machine address (MFN << 12), for PVH/HVM a guest-physical one;
+     * arm64: TTBR0_EL1 as the vCPU holds it (ASID and CnP included).
      * It is what the page walk starts from, whichever space that is.
      */
     uint64_t root;
-    uint64_t root_hi;           /* a second root where the architecture has one */
-    uint64_t ctl;               /* translation control where the architecture has one */
+    uint64_t root_hi;           /* a second root where the architecture has one (arm64: TTBR1_EL1) */
+    uint64_t ctl;               /* translation control where the architecture has one (TCR_EL1) */
 };
 
 struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */
     bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
-    uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp */
-    uint64_t lr;                /* link register where calls leave the return address in one */
+    uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp; arm64: pc, SP of the EL and SPSel, x29 */
+    uint64_t lr;                /* link register where calls leave the return address in one (x30) */
     struct xu_mmu mmu;
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
+    uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
 };
 
 struct xu_target;

@@ -334,13 +334,16 @@ static void compile_row(const struct xu_arch_ops *a, Dwarf_Frame *fr, int ra_reg
     row->cfa_reg = reg == a->dwarf_fp ? XU_CFI_REG_FP : XU_CFI_REG_SP;
     row->cfa_off = (int32_t)off;
 
-    /* return address: saved at CFA + N, or undefined in the outermost frame */
+    /* return address: saved at CFA + N, undefined in the outermost frame, or
+     * "same value": still in the link register (an AArch64 leaf, or a
+     * function before its prologue stored x30); without a link register
+     * the rule means nothing */
     if (dwarf_frame_register(fr, ra_reg, mem, &ops, &nops) != 0)
         return;
     if (nops == 0) {
-        if (!ops)
-            return;         /* "same value" for the return address: meaningless */
-        row->ra = XU_CFI_RA_UNDEFINED;
+        if (!ops && (!a->has_link_register || ra_reg != (int)a->dwarf_ra))
+            return;
+        row->ra = ops ? XU_CFI_RA_UNDEFINED : XU_CFI_RA_LINK;
     } else if (cfa_relative(ops, nops, &off, &value) && !value) {
         row->ra_off = (int32_t)off;
     } else {

@@ -33,6 +33,7 @@
 #define CFI_F_FP_UNDEF  0x08u   /* caller's fp unknown */
 #define CFI_F_SP_AT     0x10u   /* caller's sp loaded from CFA + sp_off */
 #define CFI_F_SIGNAL    0x20u   /* signal frame: the caller's pc is exact */
+#define CFI_F_RA_LINK   0x40u   /* return address still in the link register */
 
 #define CFI_RULE_NONE    0u
 #define CFI_RULE_UNKNOWN 1u

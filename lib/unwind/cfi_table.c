@@ -51,6 +51,8 @@ static void rule_pack(const struct xu_cfi_row *row, struct cfi_rule *r)
         r->flags |= CFI_F_CFA_FP;
     if (row->ra == XU_CFI_RA_UNDEFINED)
         r->flags |= CFI_F_RA_UNDEF;
+    else if (row->ra == XU_CFI_RA_LINK)
+        r->flags |= CFI_F_RA_LINK;
     else
         r->ra_off = (int16_t)row->ra_off;
     if (row->fp == XU_CFI_FP_AT_CFA) {
@@ -71,7 +73,8 @@ void cfi_rule_unpack(const struct cfi_rule *r, struct xu_cfi_row *out)
     out->kind = (enum xu_cfi_kind)r->kind;
     out->cfa_reg = (r->flags & CFI_F_CFA_FP) ? XU_CFI_REG_FP : XU_CFI_REG_SP;
     out->cfa_off = r->cfa_off;
-    out->ra = (r->flags & CFI_F_RA_UNDEF) ? XU_CFI_RA_UNDEFINED : XU_CFI_RA_AT_CFA;
+    out->ra = (r->flags & CFI_F_RA_UNDEF) ? XU_CFI_RA_UNDEFINED :
+              (r->flags & CFI_F_RA_LINK) ? XU_CFI_RA_LINK : XU_CFI_RA_AT_CFA;
     out->ra_off = r->ra_off;
     out->fp = (r->flags & CFI_F_FP_AT) ? XU_CFI_FP_AT_CFA :
               (r->flags & CFI_F_FP_UNDEF) ? XU_CFI_FP_UNDEFINED : XU_CFI_FP_SAME;

@@ -11,6 +11,10 @@
  * within MAX_FRAME_BYTES of it, and the caller's stack pointer must rise,
  * so a forged chain cannot loop; only a signal frame may move to another
  * stack (an interrupt taken on its own stack), and only a few times a walk.
+ * One exception: where the innermost frame's return address is still in the
+ * link register (AArch64 x30, a leaf or a prologue), its CFA may be sp
+ * itself and the caller's sp equal to it; that rule is honoured in the
+ * first frame only, so it cannot repeat.
  */
 #include "config.h"
 
@@ -67,7 +71,7 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
          * call instruction; the first pc and one after a signal frame are exact */
         const struct cfi_rule *r = t ? cfi_find(t, exact ? pc : pc - 1) : &no_rule;
         uint64_t cfa, ra = 0, next_fp = fp, next_sp;
-        bool next_fp_known = fp_known, may_switch = false, signal = false;
+        bool next_fp_known = fp_known, may_switch = false, signal = false, in_link = false;
 
         if (r->kind != XU_CFI_RULE) {
             if (!fp_fallback) {
@@ -98,16 +102,23 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
                 end = XU_WALK_CFI_ROOT;
                 break;
             }
-            if ((r->flags & CFI_F_CFA_FP) && !fp_known) {
+            /* the link register holds the innermost frame's return address
+             * only: deeper, a "still in x30" rule cannot be followed */
+            in_link = (r->flags & CFI_F_RA_LINK) != 0;
+            if (((r->flags & CFI_F_CFA_FP) && !fp_known) ||
+                (in_link && (depth != 1 || !a->has_link_register))) {
                 end = XU_WALK_BAD_FRAME;
                 break;
             }
             cfa = ((r->flags & CFI_F_CFA_FP) ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
-            if (cfa <= sp || cfa - sp > MAX_FRAME_BYTES) {
+            /* a function that has pushed nothing yet has its CFA at sp */
+            if (cfa < sp || (cfa == sp && !in_link) || cfa - sp > MAX_FRAME_BYTES) {
                 end = XU_WALK_BAD_FRAME;
                 break;
             }
-            if (xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->ra_off, &ra) < 0 ||
+            if (in_link)
+                ra = regs->lr;
+            if ((!in_link && xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->ra_off, &ra) < 0) ||
                 ((r->flags & CFI_F_FP_AT) &&
                  xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->fp_off, &next_fp) < 0)) {
                 end = XU_WALK_UNMAPPED;
@@ -145,7 +156,9 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
             break;
         }
         pcs[depth++] = ra;
-        if (next_sp <= sp && (!may_switch || ++switches > MAX_STACK_SWITCHES)) {
+        /* the innermost frame may not have moved sp yet (only once a walk) */
+        if ((next_sp < sp || (next_sp == sp && !in_link)) &&
+            (!may_switch || ++switches > MAX_STACK_SWITCHES)) {
             end = XU_WALK_BAD_FRAME;
             break;
         }

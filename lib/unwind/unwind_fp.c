@@ -12,6 +12,17 @@
  * strictly above the previous one (stacks grow down, so callers' frames lie
  * higher) and not below the stack pointer.  Because fp rises on every step
  * and depth is capped, the walk ends even on a forged, cyclic chain.
+ *
+ * A link register (AArch64 x30) is not used.  It holds the innermost
+ * function's return address only until that function stores its record;
+ * in a leaf, or in a prologue, x29 still points at the caller's record and
+ * the caller itself is missing from the walk.  Taking x30 whenever it
+ * differs from the record's return address would add that caller, but
+ * after any call the function has made x30 points into the function itself,
+ * and the same rule would then invent a frame; nothing in the registers
+ * tells the two apart without knowing where functions begin.  So the walk
+ * keeps the known loss, never a made-up frame; CFI (unwind_cfi.c) knows
+ * exactly where x30 is live and recovers the caller.
  */
 #include "config.h"
 

@@ -10,7 +10,8 @@
  * with libdw, walks every FDE row by row and keeps, per address range, the
  * little an unwinder that only knows ip, sp and fp can use:
  *   - the CFA: sp or fp plus an offset (anything else is "unknown");
- *   - the return address: at CFA + offset, or undefined (outermost frame);
+ *   - the return address: at CFA + offset, undefined (outermost frame), or
+ *     still in the link register on architectures that have one;
  *   - the caller's fp (x86-64 rbp): same value, at CFA + offset, or undefined;
  *   - the caller's sp: CFA + offset, or loaded from CFA + offset (the saved
  *     stack pointer of an interrupt-style frame);
@@ -76,7 +77,11 @@ enum xu_cfi_kind {
     XU_CFI_RULE,            /* the fields below apply */
 };
 enum xu_cfi_reg { XU_CFI_REG_SP = 0, XU_CFI_REG_FP };
-enum xu_cfi_ra { XU_CFI_RA_AT_CFA = 0, XU_CFI_RA_UNDEFINED };
+/* XU_CFI_RA_LINK: the return address has not left the link register (AArch64
+ * x30: "same value" for the return-address column, in a leaf or before a
+ * prologue stores it).  Only the innermost frame knows the link register
+ * (xu_vcpu_regs.lr), so a walk that meets the rule deeper ends BAD_FRAME. */
+enum xu_cfi_ra { XU_CFI_RA_AT_CFA = 0, XU_CFI_RA_UNDEFINED, XU_CFI_RA_LINK };
 enum xu_cfi_fp { XU_CFI_FP_SAME = 0, XU_CFI_FP_AT_CFA, XU_CFI_FP_UNDEFINED };
 enum xu_cfi_sp { XU_CFI_SP_CFA = 0, XU_CFI_SP_AT_CFA };
 

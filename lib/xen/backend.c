@@ -24,7 +24,8 @@ enum xu_guest_type xu_xen_guest_type(const struct xen_domctl_getdomaininfo *di)
 {
     if (!(di->flags & XEN_DOMINF_hvm_guest))
         return XU_GUEST_PV;
-#ifdef HAVE_STRUCT_XEN_DOMCTL_GETDOMAININFO_ARCH_CONFIG
+    /* x86 only: an ARM guest is always "hvm" (Xen's flag) and has no PVH */
+#if defined(HAVE_STRUCT_XEN_DOMCTL_GETDOMAININFO_ARCH_CONFIG) && defined(XEN_X86_EMU_LAPIC)
     {
         uint32_t emu = di->arch_config.emulation_flags;
 

@@ -129,8 +129,10 @@ static int xcb_open(struct xu_target *t, uint32_t domid)
     }
     /* libxc needs no hypercall-safe memory here: it bounces through its own */
     p->ctx = calloc(1, xu_arch_xen_native.vcpu_context_size);
-    p->rec = calloc(1, xu_arch_xen_native.hvm_record_size);
-    if (!p->ctx || !p->rec) {
+    /* an architecture without HVM records (arm64) asks for none */
+    if (xu_arch_xen_native.hvm_record_size)
+        p->rec = calloc(1, xu_arch_xen_native.hvm_record_size);
+    if (!p->ctx || (xu_arch_xen_native.hvm_record_size && !p->rec)) {
         rc = -ENOMEM;
         goto out;
     }
