@@ -11,8 +11,21 @@
 #include "exit_codes.h"
 #include "options.h"
 #include "record.h"
+#include "arch/xu_arch.h"
 #include "output/xu_output.h"
 #include "target/xu_target.h"
+
+/* What this build profiles: on Xen the guests have the dom0's architecture. */
+static const char *native_guests(void)
+{
+    const struct xu_arch_ops *a = xu_arch_native();
+
+    if (a == &xu_arch_x86_64)
+        return "x86-64 PV, PVH and HVM guests (64-bit; others: where they are stopped only)";
+    if (a && strcmp(a->name, "arm64") == 0)
+        return "arm64 guests (AArch64 at EL1 or EL0; AArch32: where they are stopped only)";
+    return "none on this host's architecture";
+}
 
 static void print_version(void)
 {
@@ -24,7 +37,7 @@ static void print_version(void)
     printf("output formats:");
     for (i = 0; xu_output_formats[i]; i++)
         printf(" %s", xu_output_formats[i]->name);
-    printf("\n");
+    printf("\nguests: %s\n", native_guests());
 }
 
 static void print_help(void)
@@ -32,7 +45,8 @@ static void print_help(void)
     size_t i;
 
     fputs(xu_options_usage(), stdout);
-    printf("\nBackends built: %s.\n", xu_target_backend_names());
+    printf("\nGuests: %s.\n", native_guests());
+    printf("Backends built: %s.\n", xu_target_backend_names());
     printf("\nOutput formats (-f, or chosen by the output file's extension):\n");
     for (i = 0; xu_output_formats[i]; i++)
         printf("  %-11s %-22s %s\n", xu_output_formats[i]->name,
