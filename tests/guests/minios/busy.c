@@ -45,21 +45,25 @@ static unsigned long busy_random(void)
 }
 
 /*
- * The three workers differ in their loop's step so that no compiler folds them into one
- * (identical code folding would merge their names), and each keeps a frame of its own
- * (a volatile local).  noinline and noclone keep them out of busy_thread at -O3.
+ * The three workers run the same loop, instruction for instruction: under QEMU's TCG the
+ * cost of a loop is its instruction count, and a loop that differed per worker (a step
+ * of 1, 2 or 3) skewed the measured 10/30/60 to 8/26/66.  Each counts its calls in a
+ * counter of its own after the loop, so that no compiler folds them into one (identical
+ * code folding would merge their names); the volatile loop variable keeps a frame in
+ * each; noinline and noclone keep them out of busy_thread at -O3.
  */
-#define BUSY_WORK(step)                                                       \
+#define BUSY_WORK()                                                           \
     do {                                                                      \
         volatile unsigned long i_;                                            \
         unsigned long n_ = BUSY_ITERS / 2 + busy_random() % BUSY_ITERS;       \
-        for (i_ = 0; i_ < n_ * (step); i_ += (step))                          \
+        for (i_ = 0; i_ < n_; i_++)                                           \
             ;                                                                 \
     } while (0)
 
-__attribute__((noinline, noclone)) void busy_function_1(void) { BUSY_WORK(1); }
-__attribute__((noinline, noclone)) void busy_function_2(void) { BUSY_WORK(2); }
-__attribute__((noinline, noclone)) void busy_function_3(void) { BUSY_WORK(3); }
+volatile unsigned long busy_calls_1, busy_calls_2, busy_calls_3;
+__attribute__((noinline, noclone)) void busy_function_1(void) { BUSY_WORK(); busy_calls_1++; }
+__attribute__((noinline, noclone)) void busy_function_2(void) { BUSY_WORK(); busy_calls_2++; }
+__attribute__((noinline, noclone)) void busy_function_3(void) { BUSY_WORK(); busy_calls_3++; }
 
 __attribute__((noinline, noclone)) static void busy_thread(void *unused)
 {

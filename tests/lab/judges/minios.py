@@ -75,7 +75,9 @@ def complete_pct(stacks, r):
     r["complete_folded_pct"] = round(pct(total - inc, total), 2) if total else None
     vals = [v for v in (r.get("complete_stacks_pct"), r["complete_folded_pct"])
             if v is not None]
-    return min(vals) if vals else 0.0
+    # complete_chains: the field analyze prints on each scenario's line.
+    r["complete_chains"] = min(vals) if vals else 0.0
+    return r["complete_chains"]
 
 
 def one_frame_complete(stacks, r, reasons):
@@ -202,9 +204,9 @@ def judge_gz_find(d, sid, m):
 
 
 def judge_o3(d, sid, m):
-    unwind = m.group(1)
-    r, reasons, stacks = common(d, sid, "minios-o3", MIN_SHORT_SAMPLES, variant="o3",
-                                unwind=unwind)
+    variant, unwind = m.group(1), m.group(2)
+    r, reasons, stacks = common(d, sid, "minios-" + variant, MIN_SHORT_SAMPLES,
+                                variant=variant, unwind=unwind)
     if reasons is None:
         return r
     r["complete_pct_judged"] = complete_pct(stacks, r)
@@ -340,6 +342,6 @@ def judge_repeat(d, sid, m):
 JUDGES = [(r"minios-shipped-idle", judge_idle),
           (r"minios-shipped-xenctx", judge_xenctx),
           (r"minios-gz-find", judge_gz_find),
-          (r"minios-o3-(fp|auto)", judge_o3),
+          (r"minios-(o3|busy-o3)-(fp|auto)", judge_o3),
           (r"minios-(busy|busy-o3g)-(fp|cfi)", judge_busy),
           (r"minios-busy-o3g-repeat", judge_repeat)]

@@ -9,6 +9,7 @@
 #                           block_domain;HYPERVISOR_sched_op;hypercall_page
 #   minios-gz-find          kernel = mini-os.gz, by name: the ELF beside it is found
 #   minios-o3-fp, -auto     -O3 without -g, by name: no one-frame stack counted complete
+#   minios-busy-o3-fp, -auto  the same with the busy thread (upcalls, busy code)
 #   minios-busy-fp          busy.c as shipped, frame pointers: shares, upcall frames
 #   minios-busy-o3g-cfi     busy.c at -O3 -g, --unwind=cfi: complete, shares, upcall frames
 #   minios-busy-o3g-repeat  $MO_REPEAT short runs of the one above in this boot: none may
@@ -70,6 +71,15 @@ for unwind in fp auto; do
             --stats /out/minios-o3-$unwind.stats.json
 done
 guest_down minios-o3
+
+guest_up minios-busy-o3 minios-busy-o3-fp minios-busy-o3-auto
+for unwind in fp auto; do
+    run minios-busy-o3-$unwind \
+        xen-uniprof minios-busy-o3 -F "$LAB_FREQ" -T "$T" --samples $MO_SHORT_SAMPLES \
+            --unwind=$unwind -o /out/minios-busy-o3-$unwind.folded \
+            --stats /out/minios-busy-o3-$unwind.stats.json
+done
+guest_down minios-busy-o3
 
 guest_up minios-busy minios-busy-fp
 run minios-busy-fp \
