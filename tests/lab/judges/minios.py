@@ -156,7 +156,15 @@ def top_stacks(stacks, n=5, where=None):
 
 
 def judge_idle(d, sid, m):
-    r, reasons, stacks = common(d, sid, "minios-shipped", MIN_IDLE_SAMPLES, variant="shipped")
+    """Idle Mini-OS: as shipped (-O0) HYPERVISOR_sched_op is a function of its own and
+    must show between block_domain and the hypercall page; at -O3 it is inlined into
+    block_domain, which must then call the hypercall page directly (an inlined frame for
+    it is welcome but not required)."""
+    variant = m.group(1)
+    guest = "minios-" + variant
+    r, reasons, stacks = common(d, sid, guest, MIN_IDLE_SAMPLES if variant == "shipped"
+                                else MIN_SHORT_SAMPLES, variant=variant,
+                                unwind=m.group(2) or "auto")
     if reasons is None:
         return r
     total = sum(c for _, c in stacks)
@@ -165,22 +173,26 @@ def judge_idle(d, sid, m):
     if stacks and comp < MIN_COMPLETE_IDLE_PCT:
         reasons.append("%.2f%% complete stacks (need %.0f%%)" % (comp, MIN_COMPLETE_IDLE_PCT))
     rootless_complete(stacks, r, reasons)
-    # Samples in the hypercall page while idle: block_domain in the stack, the hypercall
-    # page the leaf.  Each must show the hypercall's caller between the two.
-    idle = [(body(f), c) for f, c in stacks
-            if "block_domain" in f and body(f) and body(f)[-1] == "hypercall_page"]
+    # Samples in the hypercall page while idle (the leaf): each must show its caller
+    # chain up to block_domain.
+    idle = [(body(f), c) for f, c in stacks if body(f) and body(f)[-1] == "hypercall_page"]
     n_idle = sum(c for _, c in idle)
-    with_caller = sum(c for f, c in idle if f[-len(IDLE_CHAIN):] == IDLE_CHAIN)
+    if variant == "shipped":
+        chains = [IDLE_CHAIN]
+    else:
+        chains = [IDLE_CHAIN, ["block_domain", "hypercall_page"]]
+    with_caller = sum(c for f, c in idle if any(f[-len(ch):] == ch for ch in chains))
     r["idle_in_hypercall_pct"] = round(pct(n_idle, total), 2)
-    r["idle_with_sched_op_pct"] = round(pct(with_caller, n_idle), 2) if n_idle else None
+    r["idle_chain_expected"] = " or ".join(";".join(ch) for ch in chains)
+    r["idle_with_chain_pct"] = round(pct(with_caller, n_idle), 2) if n_idle else None
     r["sched_op_appears"] = any("HYPERVISOR_sched_op" in f for f, _ in stacks)
     r["top_stacks"] = top_stacks(stacks)
     if not n_idle:
-        reasons.append("no idle sample ends block_domain;...;hypercall_page")
+        reasons.append("no idle sample in hypercall_page")
     elif with_caller != n_idle:
-        reasons.append("%.2f%% of the idle samples show %s (need all; the hypercall's "
-                       "caller must not be dropped)"
-                       % (r["idle_with_sched_op_pct"], ";".join(IDLE_CHAIN)))
+        reasons.append("%.2f%% of the idle samples in hypercall_page end %s (need all; "
+                       "the hypercall's caller must not be dropped)"
+                       % (r["idle_with_chain_pct"], r["idle_chain_expected"]))
     return finish(r, reasons)
 
 
@@ -368,7 +380,8 @@ def judge_repeat(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"minios-shipped-idle", judge_idle),
+JUDGES = [(r"minios-(shipped)-idle()", judge_idle),
+          (r"minios-(o3g)-idle-(cfi)", judge_idle),
           (r"minios-shipped-xenctx", judge_xenctx),
           (r"minios-gz-find", judge_gz_find),
           (r"minios-(o3|busy-o3)-(fp|auto)", judge_o3),

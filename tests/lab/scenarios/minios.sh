@@ -7,6 +7,7 @@
 #                           call traces, an independent look at the idle stack
 #   minios-shipped-idle     the same guest by name (no --elf): every stack complete, and
 #                           block_domain;HYPERVISOR_sched_op;hypercall_page
+#   minios-o3g-idle-cfi     -O3 -g idle, --unwind=cfi: complete, block_domain;hypercall_page
 #   minios-gz-find          kernel = mini-os.gz, by name: the ELF beside it is found
 #   minios-o3-fp, -auto     -O3 without -g, by name: no one-frame stack counted complete
 #   minios-busy-o3-fp, -auto  the same with the busy thread (upcalls, busy code)
@@ -58,6 +59,12 @@ run minios-shipped-idle \
     xen-uniprof minios-shipped -F "$LAB_FREQ" -T "$T" --samples $MO_IDLE_SAMPLES \
         -o /out/minios-shipped-idle.folded --stats /out/minios-shipped-idle.stats.json
 guest_down minios-shipped
+
+guest_up minios-o3g minios-o3g-idle-cfi
+run minios-o3g-idle-cfi \
+    xen-uniprof minios-o3g -F "$LAB_FREQ" -T "$T" --samples $MO_SHORT_SAMPLES --unwind=cfi \
+        -o /out/minios-o3g-idle-cfi.folded --stats /out/minios-o3g-idle-cfi.stats.json
+guest_down minios-o3g
 
 guest_up minios-gz minios-gz-find
 run minios-gz-find \
