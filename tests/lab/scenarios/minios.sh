@@ -17,9 +17,9 @@
 #                           crash, the guest runs after every one
 # The busy guests boot mini-os.gz (as Mini-OS's domain_config does) and get --elf: finding
 # the ELF is minios-gz-find's business, not theirs.
-# The shares are judged within 3 points of the busy thread's working samples, about 65 %
-# of all: 30,000 samples give the 18,000 working ones judges/minios.py needs.
-MO_SAMPLES=30000
+# The shares are judged within 3 points of the busy thread's working samples, about 75 %
+# of all: 24,000 samples give the 15,000 working ones judges/minios.py needs.
+MO_SAMPLES=24000
 MO_IDLE_SAMPLES=5000
 MO_SHORT_SAMPLES=2000
 MO_REPEAT_SAMPLES=300
