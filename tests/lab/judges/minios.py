@@ -43,9 +43,10 @@ SHARE_TOLERANCE_PP = 3.0
 # QEMUs load, the rate can fall to ~200/s and a run end at its -T first).
 MIN_BUSY_SAMPLES = 12000
 # Of the busy thread's working samples, for the shares.  The lab's samples scatter more
-# than independent ones would (profiles.py: 1.4-1.8 times); here the busy -O0 runs put
-# busy_function_2 at 27.1-27.2 % twice and the -O3 -g ones busy_function_1 at 7.4-10.7 %,
-# so the 3 points are not a wide margin.
+# than independent ones would (profiles.py: 1.4-1.8 times); across four boots the busy
+# -O0 runs put busy_function_2 at 27.1-30.3 % and the -O3 -g ones busy_function_1 at
+# 7.4-10.7 % (the lowest with 17,000 working samples and 4 sleeps in 20 rounds, since cut
+# to 3 ms in 8), so the 3 points are not a wide margin.
 MIN_BUSY_WORK_SAMPLES = 15000
 MIN_IDLE_SAMPLES = 4500
 MIN_SHORT_SAMPLES = 1800
