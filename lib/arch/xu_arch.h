@@ -110,13 +110,14 @@ struct xu_arch_ops {
     int (*hypercall_stub)(const uint8_t *entry, unsigned int off, unsigned int *words);
 
     /*
-     * The frame an event or exception leaves: frame_words words which, if
-     * they look like one, give the interrupted pc and sp.  Plausibility only
-     * (segments, flags, alignment); the caller checks pc against the ELF's
-     * code.  NULL where the architecture has no such frame.
+     * The frame an event or exception leaves: frame_words words, read at
+     * guest address addr, which, if they are one, give the interrupted pc
+     * and sp.  Plausibility only (segments, flags, where the saved stack
+     * pointer lies relative to addr); the caller checks pc against the
+     * ELF's code.  NULL where the architecture has no such frame.
      */
     unsigned int interrupt_frame_words;
-    bool (*interrupt_frame)(const uint64_t *words, uint64_t *pc, uint64_t *sp);
+    bool (*interrupt_frame)(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
 
     /* Do the call_window bytes that end where ra points end with a call
      * instruction?  (The ELF's bytes, not the guest's.) */

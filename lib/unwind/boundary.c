@@ -87,14 +87,16 @@ static unsigned int read_words(struct xu_mem *m, uint64_t addr, uint64_t *buf, u
     return n;
 }
 
-/* An interrupt frame among words[0..n): the first whose PC is guest code. */
+/* An interrupt frame among words[0..n), read at addr: the first whose PC is
+ * guest code. */
 static bool find_frame(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
-                       const uint64_t *words, unsigned int n, uint64_t *pc, uint64_t *sp)
+                       const uint64_t *words, unsigned int n, uint64_t addr,
+                       uint64_t *pc, uint64_t *sp)
 {
     unsigned int i, fw = a->interrupt_frame_words;
 
     for (i = 0; i + fw <= n; i++)
-        if (a->interrupt_frame(words + i, pc, sp) &&
+        if (a->interrupt_frame(words + i, addr + 8ULL * i, pc, sp) &&
             xu_unwind_in_range(env->text, env->nr_text, *pc))
             return true;
     return false;
@@ -113,7 +115,7 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
     n = read_words(m, cfa, near, SCAN_WORDS + fw);
     if (n == 0)
         return -1;
-    if (find_frame(env, a, near, n, pc, sp))
+    if (find_frame(env, a, near, n, cfa, pc, sp))
         return 1;
     for (i = 0; i < POINTER_WORDS && i < n; i++) {
         uint64_t p = near[i];
@@ -123,7 +125,7 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
             xu_unwind_in_range(env->text, env->nr_text, p))
             continue;
         n = read_words(m, p, behind, BEHIND_WORDS + fw);
-        if (find_frame(env, a, behind, n, pc, sp))
+        if (find_frame(env, a, behind, n, p, pc, sp))
             return 1;
     }
     return 0;
@@ -151,5 +153,38 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
     }
     pcs[(*depth)++] = XU_PC_UPCALL;
     pcs[(*depth)++] = *pc;
+    return true;
+}
+
+bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
+                           const struct xu_vcpu_regs *regs,
+                           bool (*has_cfi)(const struct xu_unwind_env *env, uint64_t pc),
+                           uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
+                           unsigned int *crossings, uint64_t *pc, uint64_t *sp, bool *exact,
+                           enum xu_walk_end *end)
+{
+    uint64_t ra, caller_sp;
+    int rc;
+
+    /* each turn crosses a boundary (bounded by XU_UNWIND_MAX_CROSSINGS) or ends */
+    while (*exact && *depth < max_depth) {
+        if (xu_unwind_at_boundary(env, *pc) && !(has_cfi && has_cfi(env, *pc))) {
+            if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
+                return false;
+            continue;
+        }
+        rc = xu_unwind_hypercall_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
+        if (rc < 0) {
+            *end = XU_WALK_UNMAPPED;
+            return false;
+        }
+        if (rc > 0) {
+            pcs[(*depth)++] = ra;
+            *pc = ra;
+            *sp = caller_sp;
+            *exact = false;
+        }
+        break;
+    }
     return true;
 }

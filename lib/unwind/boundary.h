@@ -12,10 +12,6 @@
 
 #include "unwind/xu_unwind.h"
 
-/* Boundaries (stack switches) one walk may cross: an exception taken
- * inside an upcall is two. */
-#define XU_UNWIND_MAX_CROSSINGS 2
-
 bool xu_unwind_in_range(const struct xu_code_range *r, unsigned int n, uint64_t pc);
 
 /*
@@ -50,5 +46,21 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
                      uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
                      unsigned int *crossings, uint64_t *pc, uint64_t *sp,
                      enum xu_walk_end *end);
+
+/*
+ * The steps at an exact PC (the innermost one, or one an event
+ * interrupted), which need no frame record: stopped inside upcall entry
+ * code (whose own CFI, when has_cfi says there is some, is left to the
+ * CFI walk), cross to the frame the event left, from sp; in the hypercall
+ * page, append the stub's caller.  An event that interrupted a hypercall
+ * takes both.  *pc, *sp and *exact follow what was appended.  true to go
+ * on, false with *end why the walk stops.
+ */
+bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
+                           const struct xu_vcpu_regs *regs,
+                           bool (*has_cfi)(const struct xu_unwind_env *env, uint64_t pc),
+                           uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
+                           unsigned int *crossings, uint64_t *pc, uint64_t *sp, bool *exact,
+                           enum xu_walk_end *end);
 
 #endif

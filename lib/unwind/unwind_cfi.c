@@ -28,17 +28,22 @@
 
 static const struct cfi_rule no_rule = { .kind = XU_CFI_NONE };
 
+/* Does the CFI table cover pc (an exact PC) with a rule it can follow? */
+static bool has_cfi(const struct xu_unwind_env *env, uint64_t pc)
+{
+    return env->cfi && cfi_find(env->cfi, pc)->kind == XU_CFI_RULE;
+}
+
 static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_mem *m,
                  const struct xu_vcpu_regs *regs, uint64_t *pcs, unsigned int max_depth,
                  struct xu_unwind_result *out)
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
     const struct xu_cfi_table *t = env ? env->cfi : NULL;
-    uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp, ipc, isp;
+    uint64_t pc = regs->ip, sp = regs->sp, fp = regs->fp;
     bool fp_known = true, exact = true;
     unsigned int depth = 0, switches = 0, crossings = 0;
     enum xu_walk_end end;
-    int rc;
 
     if (max_depth == 0) {
         out->depth = 0;
@@ -51,28 +56,19 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
         goto out;
     }
 
-    /* Stopped in a hypercall stub (which has no CFI): step to its caller. */
-    if (depth < max_depth) {
-        rc = xu_unwind_hypercall_step(env, m, regs, pc, sp, &ipc, &isp);
-        if (rc < 0) {
-            end = XU_WALK_UNMAPPED;
-            goto out;
-        }
-        if (rc > 0) {
-            pcs[depth++] = ipc;
-            pc = ipc;
-            sp = isp;
-            exact = false;
-        }
-    }
-
     for (;;) {
-        /* a return address follows its call: pc - 1 is still in the caller's
-         * call instruction; the first pc and one after a signal frame are exact */
-        const struct cfi_rule *r = t ? cfi_find(t, exact ? pc : pc - 1) : &no_rule;
+        const struct cfi_rule *r;
         uint64_t cfa, ra = 0, next_fp = fp, next_sp;
         bool next_fp_known = fp_known, may_switch = false, signal = false, in_link = false;
 
+        /* At an exact PC (the first, an interrupted one): a hypercall stub
+         * or upcall entry code without CFI of its own is stepped first. */
+        if (exact && !xu_unwind_exact_steps(env, m, regs, has_cfi, pcs, &depth, max_depth,
+                                            &crossings, &pc, &sp, &exact, &end))
+            break;
+        /* a return address follows its call: pc - 1 is still in the caller's
+         * call instruction; the first pc and one after a signal frame are exact */
+        r = t ? cfi_find(t, exact ? pc : pc - 1) : &no_rule;
         if (r->kind != XU_CFI_RULE) {
             if (!fp_fallback) {
                 /* entry code clears the fp: the psABI's mark of the outermost frame */
@@ -171,11 +167,9 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
          * frame the event left (the entry's stack pointer is sp now). */
         if (!exact && xu_unwind_at_boundary(env, pc) &&
             (!t || cfi_find(t, pc - 1)->kind != XU_CFI_RULE)) {
-            if (!xu_unwind_cross(env, m, sp, pcs, &depth, max_depth, &crossings, &ipc, &isp,
+            if (!xu_unwind_cross(env, m, sp, pcs, &depth, max_depth, &crossings, &pc, &sp,
                                  &end))
                 break;
-            pc = ipc;
-            sp = isp;
             exact = true;
         }
     }

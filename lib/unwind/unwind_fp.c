@@ -51,10 +51,10 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                   struct xu_unwind_result *out)
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
-    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, ipc, isp;
+    uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, pc = regs->ip, sp = regs->sp;
     unsigned int depth = 0, crossings = 0;
     enum xu_walk_end end;
-    int r;
+    bool exact = true;
 
     if (max_depth == 0) {
         out->depth = 0;
@@ -67,20 +67,12 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
         goto out;
     }
 
-    /* Stopped in a hypercall stub: its caller's return address is under
-     * what the stub pushed, and the frame-pointer chain still starts at
-     * the caller's record. */
-    if (depth < max_depth) {
-        r = xu_unwind_hypercall_step(env, m, regs, regs->ip, regs->sp, &ret, &isp);
-        if (r < 0) {
-            end = XU_WALK_UNMAPPED;
-            goto out;
-        }
-        if (r > 0) {
-            pcs[depth++] = ret;
-            lower = isp;
-        }
-    }
+    /* Stopped in a hypercall stub or in upcall entry code: what needs no
+     * frame record first; the frame-pointer chain goes on from fp. */
+    if (!xu_unwind_exact_steps(env, m, regs, NULL, pcs, &depth, max_depth, &crossings,
+                               &pc, &sp, &exact, &end))
+        goto out;
+    lower = sp;
 
     for (;;) {
         if (fp == 0) {
@@ -111,9 +103,14 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             /* The handler returns into entry code: what lies above was
              * interrupted.  The handler's record kept the interrupted fp. */
             if (!xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
-                                 &crossings, &ipc, &isp, &end))
+                                 &crossings, &pc, &sp, &end))
                 break;
-            lower = isp;        /* the one step that may move to another stack */
+            /* the interrupted PC may be in the hypercall page (a blocked vCPU) */
+            exact = true;
+            if (!xu_unwind_exact_steps(env, m, regs, NULL, pcs, &depth, max_depth,
+                                       &crossings, &pc, &sp, &exact, &end))
+                break;
+            lower = sp;         /* the one step that may move to another stack */
             fp = next_fp;
             continue;
         }

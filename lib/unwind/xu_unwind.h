@@ -26,6 +26,9 @@ struct xu_code_range {
 };
 
 #define XU_UNWIND_MAX_RANGES 64
+/* Upcall boundaries (stack switches) one walk may cross: an exception
+ * taken inside an upcall is two. */
+#define XU_UNWIND_MAX_CROSSINGS 2
 
 /*
  * What the guest's ELF tells an unwinder before sampling starts; every part

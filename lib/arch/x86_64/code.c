@@ -73,12 +73,22 @@ static bool canonical48(uint64_t a)
     return (uint64_t)((int64_t)(a << 16) >> 16) == a;
 }
 
-/* [rip, cs, rflags, rsp, ss]: what a CPU pushes for an interrupt (PVH/HVM)
- * and what Xen's bounce frame ends with above rcx and r11 (PV). */
-bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t *pc, uint64_t *sp)
+/*
+ * [rip, cs, rflags, rsp, ss]: what a CPU pushes for an interrupt (PVH/HVM)
+ * and what Xen's bounce frame ends with above rcx and r11 (PV).  Both are
+ * pushed just below the interrupted stack pointer after aligning it down
+ * to 16 bytes (the CPU in 64-bit mode; Xen's create_bounce_frame does the
+ * same), so the saved rsp lies 40 to 55 bytes above the frame's start:
+ * stale words elsewhere on a stack that merely look like a frame do not.
+ * (An interrupt taken from user mode or on an IST stack switches stacks;
+ * its interrupted code is not the kernel's, which is what we follow.)
+ */
+bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint64_t *sp)
 {
     uint64_t rip = w[0], cs = w[1], rflags = w[2], rsp = w[3], ss = w[4];
 
+    if (addr > UINT64_MAX - 40 || rsp - (addr + 40) >= 16)
+        return false;
     if (cs == 0 || cs > 0xffff || ss > 0xffff)
         return false;
     if (!(rflags & RFLAGS_FIXED1) || (rflags & (RFLAGS_RESERVED | RFLAGS_VM)))

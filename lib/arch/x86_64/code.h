@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 int xu_x86_hypercall_stub(const uint8_t *entry, unsigned int off, unsigned int *words);
-bool xu_x86_interrupt_frame(const uint64_t *words, uint64_t *pc, uint64_t *sp);
+bool xu_x86_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
 bool xu_x86_follows_call(const uint8_t *before, size_t n);
 
 #endif

@@ -86,20 +86,27 @@ static void test_hostile_stub_is_refused(void **state)
 static void test_interrupt_frame(void **state)
 {
     uint64_t pc, sp;
-    const uint64_t pv[5] = { 0xffffffff80001234ULL, 0xe033, 0x246, 0xffffc90000010000ULL, 0xe02b };
-    const uint64_t hw[5] = { 0x101234, 0x08, 0x202, 0x1ff000, 0 };
-    const uint64_t bad_flags[5] = { 0x101234, 0x08, 0x200, 0x1ff000, 0 };     /* bit 1 clear */
-    const uint64_t bad_cs[5] = { 0x101234, 0x123456, 0x202, 0x1ff000, 0 };
-    const uint64_t noncanon[5] = { 0x0000900000000000ULL, 0x08, 0x202, 0x1ff000, 0 };
+    const uint64_t at = 0xffffc90000010000ULL;     /* where the frame was read */
+    const uint64_t pv[5] = { 0xffffffff80001234ULL, 0xe033, 0x246, at + 48, 0xe02b };
+    const uint64_t hw[5] = { 0x101234, 0x08, 0x202, at + 40, 0 };
+    const uint64_t bad_flags[5] = { 0x101234, 0x08, 0x200, at + 40, 0 };     /* bit 1 clear */
+    const uint64_t bad_cs[5] = { 0x101234, 0x123456, 0x202, at + 40, 0 };
+    const uint64_t noncanon[5] = { 0x0000900000000000ULL, 0x08, 0x202, at + 40, 0 };
+    /* a saved rsp the frame was not pushed under: stale words, not a frame */
+    const uint64_t far_rsp[5] = { 0x101234, 0x08, 0x202, at + 56, 0 };
+    const uint64_t low_rsp[5] = { 0x101234, 0x08, 0x202, at + 32, 0 };
 
     (void)state;
-    assert_true(a->interrupt_frame(pv, &pc, &sp));
+    assert_true(a->interrupt_frame(pv, at, &pc, &sp));
     assert_int_equal(pc, pv[0]);
     assert_int_equal(sp, pv[3]);
-    assert_true(a->interrupt_frame(hw, &pc, &sp));
-    assert_false(a->interrupt_frame(bad_flags, &pc, &sp));
-    assert_false(a->interrupt_frame(bad_cs, &pc, &sp));
-    assert_false(a->interrupt_frame(noncanon, &pc, &sp));
+    assert_true(a->interrupt_frame(hw, at, &pc, &sp));
+    assert_false(a->interrupt_frame(bad_flags, at, &pc, &sp));
+    assert_false(a->interrupt_frame(bad_cs, at, &pc, &sp));
+    assert_false(a->interrupt_frame(noncanon, at, &pc, &sp));
+    assert_false(a->interrupt_frame(far_rsp, at, &pc, &sp));
+    assert_false(a->interrupt_frame(low_rsp, at, &pc, &sp));
+    assert_false(a->interrupt_frame(hw, UINT64_MAX - 8, &pc, &sp));
 }
 
 static void test_follows_call(void **state)

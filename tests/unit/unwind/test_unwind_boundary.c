@@ -333,23 +333,74 @@ static void test_downward_chain_is_refused(void **state)
     expect(pcs, &res, XU_WALK_BAD_FRAME, want, 2);
 }
 
-/* A forged handler chain that keeps returning into the entry code: at most
- * XU_UNWIND_MAX_CROSSINGS crossings, then the walk stops. */
+/* A forged chain of handlers, each returning into the entry code above a
+ * frame that leads to the next: at most XU_UNWIND_MAX_CROSSINGS crossings,
+ * then the walk stops. */
 static void test_crossings_are_bounded(void **state)
 {
     struct fixture *f = *state;
     struct xu_vcpu_regs r;
     struct xu_unwind_result res;
-    uint64_t pcs[32], h = STACK(1) - 256;
+    uint64_t pcs[32], h[4];
+    unsigned int k;
 
-    /* the record points at itself, its frame at itself */
-    put(f, h, h);
-    put(f, h + 8, CB_RET);
-    put_frame(f, h + 16, HANDLER_PC, h - 16);
-    regs_at(f, &r, HANDLER_PC, h - 16, h);
+    for (k = 0; k < 4; k++)
+        h[k] = STACK(1) + 0x1000 * (k + 1);
+    for (k = 0; k < 4; k++) {
+        /* record, then the frame right above it, pushed under sp = frame + 40 */
+        put(f, h[k], k + 1 < 4 ? h[k + 1] : 0);
+        put(f, h[k] + 8, CB_RET);
+        put_frame(f, h[k] + 16, HANDLER_PC, h[k] + 56);
+    }
+    regs_at(f, &r, HANDLER_PC, h[0] - 16, h[0]);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
     assert_int_equal(res.end, XU_WALK_BAD_FRAME);
-    assert_true(res.depth <= 2 + 3 * 2);
+    /* the first pc, then per crossing: a return address, [upcall], a pc */
+    assert_int_equal(res.depth, 1 + XU_UNWIND_MAX_CROSSINGS * 3 + 1);
+}
+
+/* Stopped inside the entry code itself (before it called the handler):
+ * the frame is found from the stack pointer. */
+static void test_stopped_in_entry_code(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame;
+    const uint64_t want[] = { CB_START + 4, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, BUSY_PC, isp);
+    regs_at(f, &r, CB_START + 4, frame - 16, fp);     /* pushed rcx, r11 */
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 5);
+}
+
+/* An event that interrupted a blocked vCPU in its hypercall: the stub's
+ * caller after the interrupted PC. */
+static void test_upcall_during_a_hypercall(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], fp = blocking_chain(f), isp = fp - 40, frame, h;
+    const uint64_t want[] = { HANDLER_PC, CB_RET, XU_PC_UPCALL, ENTRY_SCHED_OP + 10, H_RET,
+                              B_RET, TS_RET };
+
+    write_pv_stub(f);
+    put(f, isp, 0x246);             /* the stub's r11, rcx, then its return address */
+    put(f, isp + 8, 0x1234);
+    put(f, isp + 16, H_RET);
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, ENTRY_SCHED_OP + 10, isp);
+    h = frame - 8 * 17 - 16;
+    handler_stopped(f, &r, h, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 7);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, want, 7);
+#endif
 }
 
 int main(void)
@@ -363,6 +414,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_upcall_on_a_higher_interrupt_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_downward_chain_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_crossings_are_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stopped_in_entry_code, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upcall_during_a_hypercall, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
