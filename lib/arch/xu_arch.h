@@ -119,6 +119,18 @@ struct xu_arch_ops {
     unsigned int interrupt_frame_words;
     bool (*interrupt_frame)(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
 
+    /*
+     * A function stopped where its frame record is not set up: code holds
+     * the ELF's bytes from pc - frame_before to pc + frame_after.  The
+     * words it has pushed above its return address (0 on its first
+     * instruction or on its return, 1 after pushing the old frame pointer),
+     * or -1 when its frame record is in place or the code is not known.
+     * NULL where the architecture keeps the return address in a register
+     * (the link register rules apply instead).
+     */
+    unsigned int frame_before, frame_after;
+    int (*frameless_words)(const uint8_t *code);
+
     /* Do the call_window bytes that end where ra points end with a call
      * instruction?  (The ELF's bytes, not the guest's.) */
     unsigned int call_window;

@@ -28,6 +28,11 @@ const char *const xu_boundary_symbols[] = {
     NULL,
 };
 
+static const uint8_t *elf_code_bytes(const void *ctx, uint64_t addr, size_t len)
+{
+    return xu_elf_code_before(ctx, addr, len);
+}
+
 void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code *code,
                             const struct xu_arch_ops *arch, struct xu_unwind_env *env)
 {
@@ -50,10 +55,14 @@ void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code
             env->nr_boundary++;
         }
     }
+    env->code = NULL;
+    env->code_ctx = NULL;
     if (code) {
         r = xu_elf_code_ranges(code, &n);
         memcpy(env->text, r, n * sizeof(*r));
         env->nr_text = n;
+        env->code = elf_code_bytes;
+        env->code_ctx = code;
     }
 }
 

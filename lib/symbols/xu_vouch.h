@@ -47,7 +47,7 @@ extern const char *const xu_boundary_symbols[];
 
 /* The unwinders' view of the ELF (struct xu_unwind_env, cfi left as is):
  * the hypercall page (symbol hypercall_page), the boundary symbols found,
- * and the code ranges. */
+ * the code ranges and the code's bytes (code must outlive the env). */
 void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code *code,
                             const struct xu_arch_ops *arch, struct xu_unwind_env *env);
 

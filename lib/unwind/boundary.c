@@ -156,6 +156,35 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
     return true;
 }
 
+/*
+ * A function stopped on its first instructions or on its return: its
+ * frame record is not there, its return address is on the stack under
+ * what it pushed (the architecture reads the ELF's code at pc).  1 done,
+ * 0 not such a place or no code known, -1 a read faulted.
+ */
+static int frameless_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                          const struct xu_vcpu_regs *regs, uint64_t pc, uint64_t sp,
+                          uint64_t *ra, uint64_t *caller_sp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    const uint8_t *code;
+    uint64_t slot;
+    int words;
+
+    if (!env || !env->code || !a->frameless_words || pc < a->frame_before ||
+        pc > UINT64_MAX - a->frame_after)
+        return 0;
+    code = env->code(env->code_ctx, pc + a->frame_after, a->frame_before + a->frame_after);
+    if (!code || (words = a->frameless_words(code)) < 0)
+        return 0;
+    slot = sp + 8ULL * (unsigned int)words;
+    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+        return -1;
+    *ra = a->code_address(regs, *ra);
+    *caller_sp = slot + 8;
+    return 1;
+}
+
 bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                            const struct xu_vcpu_regs *regs,
                            bool (*has_cfi)(const struct xu_unwind_env *env, uint64_t pc),
@@ -168,23 +197,32 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
 
     /* each turn crosses a boundary (bounded by XU_UNWIND_MAX_CROSSINGS) or ends */
     while (*exact && *depth < max_depth) {
-        if (xu_unwind_at_boundary(env, *pc) && !(has_cfi && has_cfi(env, *pc))) {
+        bool cfi = has_cfi && has_cfi(env, *pc);
+
+        if (xu_unwind_at_boundary(env, *pc) && !cfi) {
             if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
                 return false;
             continue;
         }
         rc = xu_unwind_hypercall_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
+        if (rc == 0 && !cfi)
+            rc = frameless_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
         if (rc < 0) {
             *end = XU_WALK_UNMAPPED;
             return false;
         }
-        if (rc > 0) {
-            pcs[(*depth)++] = ra;
-            *pc = ra;
-            *sp = caller_sp;
-            *exact = false;
+        if (rc == 0)
+            break;
+        pcs[(*depth)++] = ra;
+        *pc = ra;
+        *sp = caller_sp;
+        *exact = false;
+        /* a handler entered, not yet framed, by upcall entry code */
+        if (xu_unwind_at_boundary(env, ra) && !(has_cfi && has_cfi(env, ra - 1))) {
+            if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
+                return false;
+            *exact = true;
         }
-        break;
     }
     return true;
 }

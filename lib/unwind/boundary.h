@@ -50,11 +50,14 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
 /*
  * The steps at an exact PC (the innermost one, or one an event
  * interrupted), which need no frame record: stopped inside upcall entry
- * code (whose own CFI, when has_cfi says there is some, is left to the
- * CFI walk), cross to the frame the event left, from sp; in the hypercall
- * page, append the stub's caller.  An event that interrupted a hypercall
- * takes both.  *pc, *sp and *exact follow what was appended.  true to go
- * on, false with *end why the walk stops.
+ * code, cross to the frame the event left, from sp; in the hypercall page,
+ * append the stub's caller; on a function's first instructions or its
+ * return (no frame record there: env->code and the architecture say so),
+ * append the return address from the stack, and cross if that returns
+ * into upcall entry code.  Where has_cfi says the CFI covers the PC, the
+ * CFI walk's rules are left to do it.  An event that interrupted a
+ * hypercall takes several.  *pc, *sp and *exact follow what was appended.
+ * true to go on, false with *end why the walk stops.
  */
 bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                            const struct xu_vcpu_regs *regs,

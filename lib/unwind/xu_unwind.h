@@ -47,6 +47,10 @@ struct xu_code_range {
  *    XU_PC_UPCALL and goes on from the interrupted PC and stack.  That is
  *    the one place a walk may move to a lower stack.
  *  - text: the guest's code, where an interrupted PC must lie.
+ *  - code: the ELF's bytes (not the guest's) that end at addr, len of
+ *    them, or NULL; with it the frame-pointer walk sees a function stopped
+ *    on its first instructions or on its return, whose frame record is not
+ *    (or no longer) there, and takes its return address from the stack.
  */
 struct xu_unwind_env {
     const struct xu_cfi_table *cfi;
@@ -55,6 +59,8 @@ struct xu_unwind_env {
     unsigned int nr_boundary;
     struct xu_code_range text[XU_UNWIND_MAX_RANGES];
     unsigned int nr_text;
+    const uint8_t *(*code)(const void *ctx, uint64_t addr, size_t len);
+    const void *code_ctx;
 };
 
 struct xu_unwind_result {

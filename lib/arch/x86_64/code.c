@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "code.h"
 
 #define MAX_STUB_WORDS 4
@@ -143,4 +145,23 @@ bool xu_x86_follows_call(const uint8_t *before, size_t n)
             return true;
     }
     return false;
+}
+
+/*
+ * code[0] is the byte before pc, code[1..4] the bytes from pc.  Frame-pointer
+ * code opens with "push %rbp" (55; "endbr64" f3 0f 1e fa before it under
+ * CET) and "mov %rsp,%rbp" (48 89 e5), and returns with "ret" (c3) after
+ * the old %rbp is back.
+ */
+int xu_x86_frameless_words(const uint8_t *code)
+{
+    static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+    static const uint8_t mov_rsp_rbp[3] = { 0x48, 0x89, 0xe5 };
+    const uint8_t *at = code + 1;
+
+    if (at[0] == 0x55 || at[0] == 0xc3 || memcmp(at, endbr64, 4) == 0)
+        return 0;
+    if (code[0] == 0x55 && memcmp(at, mov_rsp_rbp, 3) == 0)
+        return 1;
+    return -1;
 }

@@ -403,6 +403,85 @@ static void test_upcall_during_a_hypercall(void **state)
 #endif
 }
 
+/* The ELF's code for the frameless steps: push %rbp at each function's
+ * start, mov %rsp,%rbp after it, a ret somewhere; int3 elsewhere. */
+static const uint8_t *fake_code(const void *ctx, uint64_t addr, size_t len)
+{
+    static uint8_t buf[16];
+    uint64_t a, start = addr - len;
+    size_t i;
+
+    (void)ctx;
+    if (len > sizeof(buf))
+        return NULL;
+    for (i = 0; i < len; i++) {
+        a = start + i;
+        buf[i] = 0xcc;
+        if (a == HANDLER_PC - 0x10 || a == BUSY_PC - 0x22)
+            buf[i] = 0x55;                          /* push %rbp */
+        else if (a >= HANDLER_PC - 0xf && a < HANDLER_PC - 0xc)
+            buf[i] = (uint8_t[]){ 0x48, 0x89, 0xe5 }[a - (HANDLER_PC - 0xf)];
+        else if (a == BUSY_PC + 0x40)
+            buf[i] = 0xc3;                          /* ret */
+    }
+    return buf;
+}
+
+/* The handler stopped on its first instructions, its frame not yet made:
+ * the return address into the entry code is on the stack, and the event's
+ * frame above it; without the ELF's code the walk would invent a call. */
+static void test_handler_stopped_in_its_prologue(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame, sp;
+    const uint64_t at_push[] = { HANDLER_PC - 0x10, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET,
+                                 START_RET };
+    const uint64_t at_mov[] = { HANDLER_PC - 0xf, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET,
+                                START_RET };
+
+    f->env.code = fake_code;
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, BUSY_PC, isp);
+    sp = frame - 8 * 17 - 8;                /* the call pushed its return address */
+    put(f, sp, CB_RET);
+    regs_at(f, &r, HANDLER_PC - 0x10, sp, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, at_push, 6);
+    /* one instruction on: the old frame pointer pushed, not yet moved */
+    put(f, sp - 8, fp);
+    regs_at(f, &r, HANDLER_PC - 0xf, sp - 8, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, at_mov, 6);
+}
+
+/* A function stopped on its first instruction or its ret keeps its caller. */
+static void test_function_entry_and_return(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp);
+    const uint64_t entry[] = { BUSY_PC - 0x22, BUSY_PC + 0x100, MAIN_RET, START_RET };
+    const uint64_t ret[] = { BUSY_PC + 0x40, BUSY_PC + 0x100, MAIN_RET, START_RET };
+    const uint64_t lost[] = { BUSY_PC - 0x22, MAIN_RET, START_RET };
+
+    f->env.code = fake_code;
+    put(f, isp - 8, BUSY_PC + 0x100);      /* the call into it, from the function at fp */
+    regs_at(f, &r, BUSY_PC - 0x22, isp - 8, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, entry, 4);
+    regs_at(f, &r, BUSY_PC + 0x40, isp - 8, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, ret, 4);
+    /* without the ELF's code: the caller is skipped, as frame pointers do */
+    f->env.code = NULL;
+    regs_at(f, &r, BUSY_PC - 0x22, isp - 8, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect(pcs, &res, XU_WALK_COMPLETE, lost, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +495,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_crossings_are_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stopped_in_entry_code, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upcall_during_a_hypercall, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handler_stopped_in_its_prologue, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_function_entry_and_return, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
