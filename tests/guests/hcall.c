@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hcall: ratio's busy functions, plus a blocking hypercall through Xen's
+ * hypercall page and a periodic event upcall that interrupts whatever runs.
+ *
+ * Call graph (function_N as in ratio.c: a leaf with WORK(1)):
+ *     main -> function_1   x1 per round
+ *     main -> function_2   x3 per round
+ *     main -> function_3   x6 per round
+ *     main -> block_for    every BLOCK_EVERY rounds, BLOCK_NS of wall time:
+ *                 block_for -> now_ns
+ *                 block_for -> HYPERVISOR_set_timer_op -> hypercall_page
+ *                 block_for -> HYPERVISOR_sched_op     -> hypercall_page
+ *                                  (SCHEDOP_block: the vCPU sits here)
+ *     [event upcall, every UPCALL_PERIOD_NS of wall time, at any point]
+ *         hypervisor_callback (asm, pv/upcall.S, pvh/upcall.S)
+ *             -> do_hypervisor_callback   (~UPCALL_ITERS iterations)
+ *
+ * Expected stacks, root first:
+ *     _start;start_kernel;main;function_N
+ *     _start;start_kernel;main;block_for;HYPERVISOR_sched_op;hypercall_page
+ *     _start;start_kernel;main;function_N;<boundary>;hypervisor_callback;do_hypervisor_callback
+ * where <boundary> is the profiler's marker of an interrupt frame and the
+ * frames below it are whatever the upcall interrupted (a busy function, or
+ * block_for;HYPERVISOR_sched_op;hypercall_page when the timer woke the
+ * blocked vCPU).
+ *
+ * Expected: function_1/2/3 get 10/30/60 % of the samples whose leaf is a busy
+ * function (the upcall's timer is wall-clock, so it interrupts the busy
+ * functions in proportion to their time and takes nothing from one more than
+ * from another).  The blocked and upcall shares depend on how much CPU the
+ * guest gets; they are measured (roughly 10-20 % and a few %), not predicted.
+ * ratio and nested are left without events so their judges stay as they were.
+ */
+#include <stdint.h>
+#include <xen/xen.h>
+#include <xen/sched.h>
+
+#include "guest.h"
+
+/* Wall time between upcalls: Xen's minimum periodic timer is 1 ms; 2 ms gives
+ * several hundred upcalls a second without the upcall dominating. */
+#define UPCALL_PERIOD_NS 2000000UL
+/* Work per upcall, on average: a quarter of a unit, about 25 us under TCG, so
+ * the upcall takes a few % of the guest's CPU. */
+#define UPCALL_ITERS (WORK_ITERS / 4)
+/* Blocking: every BLOCK_EVERY rounds (80 units, ~8 ms of guest CPU) block for
+ * BLOCK_NS of Xen system time, roughly 10-20 % of wall time. */
+#define BLOCK_EVERY 8
+#define BLOCK_NS 3000000UL
+/* Wakes before the deadline (each periodic tick wakes the blocked vCPU) are
+ * bounded: 3 ms at 2 ms ticks needs a handful, never 64. */
+#define BLOCK_MAX_WAKES 64
+
+volatile unsigned long progress;
+volatile unsigned long upcalls;     /* do_hypervisor_callback runs */
+volatile unsigned long blocks;      /* block_for calls completed */
+unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+
+static struct shared_info *shinfo;
+
+NOINLINE void function_1(void) { WORK(1); }
+NOINLINE void function_2(void) { WORK(1); }
+NOINLINE void function_3(void) { WORK(1); }
+
+/*
+ * The hypercall wrappers call their entry of the hypercall page directly, as
+ * Mini-OS's and Linux's do, so a vCPU blocked in Xen has the page's entry
+ * below it and this wrapper's frame below that.  Real functions with a frame
+ * (NOINLINE, and the call is followed by the epilogue, so the return address
+ * symbolizes as the wrapper).
+ */
+NOINLINE long HYPERVISOR_sched_op(int cmd, void *arg)
+{
+    /* A stack slot: GCC gives a leaf (the call is hidden in asm) no frame
+     * otherwise, even with -mno-omit-leaf-frame-pointer. */
+    volatile int framed = 0;
+    register unsigned long rdi __asm__("rdi") = (unsigned long)cmd;
+    register unsigned long rsi __asm__("rsi") = (unsigned long)arg;
+    long ret;
+
+    (void)framed;
+    __asm__ volatile("call hypercall_page + %c[off]"
+                     : "=a"(ret), "+r"(rdi), "+r"(rsi)
+                     : [off] "i"(__HYPERVISOR_sched_op * 32)
+                     : "memory", "rcx", "rdx", "r11", "r10", "r8", "r9");
+    KEEP_FRAME();
+    return ret;
+}
+
+NOINLINE long HYPERVISOR_set_timer_op(uint64_t timeout)
+{
+    /* A stack slot: GCC gives a leaf (the call is hidden in asm) no frame
+     * otherwise, even with -mno-omit-leaf-frame-pointer. */
+    volatile int framed = 0;
+    register unsigned long rdi __asm__("rdi") = timeout;
+    long ret;
+
+    (void)framed;
+    __asm__ volatile("call hypercall_page + %c[off]"
+                     : "=a"(ret), "+r"(rdi)
+                     : [off] "i"(__HYPERVISOR_set_timer_op * 32)
+                     : "memory", "rcx", "rdx", "rsi", "r11", "r10", "r8", "r9");
+    KEEP_FRAME();
+    return ret;
+}
+
+/* Xen system time (ns since boot) from vCPU 0's time info: Xen's formula in
+ * public/xen.h (struct vcpu_time_info), under its version seqlock. */
+NOINLINE uint64_t now_ns(void)
+{
+    volatile struct vcpu_time_info *t = &shinfo->vcpu_info[0].time;
+    uint32_t ver, mul;
+    uint64_t ts, sys, tsc;
+    int8_t shift;
+    volatile int tries = 0;     /* also gives this leaf a frame */
+
+    do {
+        ver = t->version;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        ts = t->tsc_timestamp;
+        sys = t->system_time;
+        mul = t->tsc_to_system_mul;
+        shift = t->tsc_shift;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    } while (((ver & 1) || ver != t->version) && ++tries < 1000);
+
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    tsc = ((uint64_t)hi << 32) | lo;
+    uint64_t delta = tsc - ts;
+    if (shift < 0)
+        delta >>= -shift;
+    else
+        delta <<= shift;
+    return sys + (uint64_t)(((unsigned __int128)delta * mul) >> 32);
+}
+
+/* Block this vCPU for ns of Xen system time: arm the one-shot timer, then
+ * SCHEDOP_block until the deadline (Xen enables event delivery on block; any
+ * event, the periodic tick included, wakes the vCPU early). */
+NOINLINE void block_for(unsigned long ns)
+{
+    uint64_t deadline = now_ns() + ns;
+
+    HYPERVISOR_set_timer_op(deadline);
+    for (int i = 0; i < BLOCK_MAX_WAKES && now_ns() < deadline; i++)
+        HYPERVISOR_sched_op(SCHEDOP_block, 0);
+    blocks++;
+}
+
+/*
+ * The C half of the upcall (called by hypervisor_callback with events masked:
+ * PV by Xen's bounce, PVH by the interrupt gate).  Acknowledge every pending
+ * port of the 2-level ABI (only VIRQ_TIMER is bound), then a small, known
+ * amount of work so upcall samples exist.
+ */
+NOINLINE void do_hypervisor_callback(void)
+{
+    struct vcpu_info *vi = &shinfo->vcpu_info[0];
+
+    vi->evtchn_upcall_pending = 0;
+    unsigned long sel = __atomic_exchange_n(&vi->evtchn_pending_sel, 0, __ATOMIC_SEQ_CST);
+    for (int n = 0; sel && n < 64; n++) {
+        unsigned int w = (unsigned int)__builtin_ctzl(sel);
+
+        sel &= sel - 1;
+        unsigned long bits = shinfo->evtchn_pending[w] & ~shinfo->evtchn_mask[w];
+
+        __atomic_and_fetch(&shinfo->evtchn_pending[w], ~bits, __ATOMIC_SEQ_CST);
+    }
+    upcalls++;
+    unsigned long n = UPCALL_ITERS / 2 + work_random() % UPCALL_ITERS;
+    for (volatile unsigned long i = 0; i < n; i++)
+        ;
+}
+
+void main(void)
+{
+    long err = 0;
+
+    shinfo = events_init(UPCALL_PERIOD_NS, &err);
+    if (!shinfo) {
+        console_puts("hcall: events FAILED rc=");
+        console_hex((unsigned long)err);
+        console_puts("\n");
+    } else {
+        console_puts("hcall: events on\n");
+    }
+    console_puts("hcall: GUEST_RUNNING\n");
+    for (;;) {
+        function_1();
+        for (int i = 0; i < 3; i++)
+            function_2();
+        for (int i = 0; i < 6; i++)
+            function_3();
+        if ((++progress % BLOCK_EVERY) == 0 && shinfo)
+            block_for(BLOCK_NS);
+        if ((progress % PRINT_EVERY(10)) == 0) {
+            console_puts("hcall: alive progress=");
+            console_hex(progress);
+            console_puts(" upcalls=");
+            console_hex(upcalls);
+            console_puts(" blocks=");
+            console_hex(blocks);
+            console_puts("\n");
+        }
+    }
+}
+
+/* Single-vCPU guest: never started. */
+void secondary_main(void)
+{
+    for (;;)
+        KEEP_FRAME();
+}
