@@ -11,7 +11,8 @@
  *                 block_for -> now_ns
  *                 block_for -> HYPERVISOR_set_timer_op -> hypercall_page
  *                 block_for -> HYPERVISOR_sched_op     -> hypercall_page
- *                                  (SCHEDOP_block: the vCPU sits here)
+ *                                  (SCHEDOP_block: the vCPU sits here;
+ *                                   timer and block repeat until the deadline)
  *     [event upcall, every UPCALL_PERIOD_NS of wall time, at any point]
  *         hypervisor_callback (asm, pv/upcall.S, pvh/upcall.S)
  *             -> do_hypervisor_callback   (~UPCALL_ITERS iterations)
@@ -57,7 +58,9 @@ volatile unsigned long upcalls;     /* do_hypervisor_callback runs */
 volatile unsigned long blocks;      /* block_for calls completed */
 unsigned long work_seed = 0x9e3779b97f4a7c15UL;
 
-static struct shared_info *shinfo;
+/* Set by events_init before it enables delivery: the first upcall may come
+ * before events_init returns. */
+struct shared_info *shinfo;
 
 NOINLINE void function_1(void) { WORK(1); }
 NOINLINE void function_2(void) { WORK(1); }
@@ -136,16 +139,22 @@ NOINLINE uint64_t now_ns(void)
     return sys + (uint64_t)(((unsigned __int128)delta * mul) >> 32);
 }
 
-/* Block this vCPU for ns of Xen system time: arm the one-shot timer, then
- * SCHEDOP_block until the deadline (Xen enables event delivery on block; any
- * event, the periodic tick included, wakes the vCPU early). */
+/*
+ * Block this vCPU for ns of Xen system time: arm the one-shot timer, then
+ * SCHEDOP_block (Xen enables event delivery on block) until the deadline.
+ * The timer is armed again before every block: Xen fires timers up to its
+ * timer_slop (50 us) early, and stops a vCPU's periodic timer while it is
+ * descheduled (xen/common/sched/core.c), so a block after an early one-shot
+ * would wait for nothing at all.
+ */
 NOINLINE void block_for(unsigned long ns)
 {
     uint64_t deadline = now_ns() + ns;
 
-    HYPERVISOR_set_timer_op(deadline);
-    for (int i = 0; i < BLOCK_MAX_WAKES && now_ns() < deadline; i++)
+    for (int i = 0; i < BLOCK_MAX_WAKES && now_ns() < deadline; i++) {
+        HYPERVISOR_set_timer_op(deadline);
         HYPERVISOR_sched_op(SCHEDOP_block, 0);
+    }
     blocks++;
 }
 
@@ -179,8 +188,8 @@ void main(void)
 {
     long err = 0;
 
-    shinfo = events_init(UPCALL_PERIOD_NS, &err);
-    if (!shinfo) {
+    if (!events_init(UPCALL_PERIOD_NS, &err)) {
+        shinfo = 0;
         console_puts("hcall: events FAILED rc=");
         console_hex((unsigned long)err);
         console_puts("\n");

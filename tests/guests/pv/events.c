@@ -17,6 +17,7 @@
 
 extern start_info_t *start_info;
 extern char shared_info_page[];
+extern struct shared_info *shinfo;     /* hcall.c: do_hypervisor_callback's */
 extern void hypervisor_callback(void);
 
 void *events_init(unsigned long period_ns, long *err)
@@ -60,6 +61,7 @@ void *events_init(unsigned long period_ns, long *err)
     if (rc)
         goto fail;
 
+    shinfo = s;
     /* From here on Xen delivers upcalls (on its next exit to us). */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     s->vcpu_info[0].evtchn_upcall_mask = 0;

@@ -21,6 +21,7 @@
 #define KERNEL_CS 0x08          /* head.S's 64-bit code segment */
 
 extern char shared_info_page[];
+extern struct shared_info *shinfo;     /* hcall.c: do_hypervisor_callback's */
 extern void hypervisor_callback(void);
 
 /* A 64-bit IDT gate (Intel SDM vol. 3, 6.14.1). */
@@ -91,6 +92,7 @@ void *events_init(unsigned long period_ns, long *err)
     if (rc)
         goto fail;
 
+    shinfo = s;
     s->vcpu_info[0].evtchn_upcall_mask = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     __asm__ volatile("sti" ::: "memory");

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Unwinding without frame pointers (DWARF CFI): the ratio and nested guests built with
+# Unwinding without frame pointers (DWARF CFI): the ratio, nested and hcall guests built with
 # -fomit-frame-pointer -fasynchronous-unwind-tables (tests/guests: <prog>-nofp-<type>),
 # profiled with --unwind=cfi, judged like their frame-pointer twins in profiles.sh: the
 # same shares within 2 points, >= 99 % of samples with the full chain down to _start.
@@ -10,7 +10,7 @@ SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
 for type in pv pvh; do
-    for prog in ratio nested; do
+    for prog in ratio nested hcall; do
         guest=$prog-nofp-$type
         guest_up $guest
         run $guest-xencall \
