@@ -16,6 +16,8 @@
  *     [event upcall, every UPCALL_PERIOD_NS of wall time, at any point]
  *         hypervisor_callback (asm, pv/upcall.S, pvh/upcall.S)
  *             -> do_hypervisor_callback   (~UPCALL_ITERS iterations)
+ *                 (only during block_for: -> now_ns,
+ *                                         -> HYPERVISOR_set_timer_op -> hypercall_page)
  *
  * Expected stacks, root first:
  *     _start;start_kernel;main;function_N
@@ -52,6 +54,12 @@
 /* Wakes before the deadline (each periodic tick wakes the blocked vCPU) are
  * bounded: 3 ms at 2 ms ticks needs a handful, never 64. */
 #define BLOCK_MAX_WAKES 64
+
+/* The deadline of the block_for in progress, 0 outside: the upcall re-arms
+ * the one-shot timer while it is set (see block_for). */
+static volatile uint64_t block_deadline;
+/* How soon the upcall re-arms it: the longest a lost wakeup can cost. */
+#define REARM_NS 1000000UL
 
 volatile unsigned long progress;
 volatile unsigned long upcalls;     /* do_hypervisor_callback runs */
@@ -142,19 +150,28 @@ NOINLINE uint64_t now_ns(void)
 /*
  * Block this vCPU for ns of Xen system time: arm the one-shot timer, then
  * SCHEDOP_block (Xen enables event delivery on block) until the deadline.
- * The timer is armed again before every block: Xen fires timers up to its
- * timer_slop (50 us) early, and stops a vCPU's periodic timer while it is
- * descheduled (xen/common/sched/core.c), so a block after an early one-shot
- * would wait for nothing at all.
+ *
+ * Xen stops a vCPU's periodic timer while it is descheduled
+ * (xen/common/sched/core.c), so a blocked vCPU wakes only for the one-shot.
+ * If that fires between the deadline check and the block (Xen fires timers
+ * up to its timer_slop, 50 us, early, and the host may preempt us there), the
+ * upcall takes it and the block would wait for nothing, for ever.  PV could
+ * close that window by masking events (SCHEDOP_block unmasks them
+ * atomically), PVH could not (its block needs RFLAGS.IF set, and an
+ * interrupt can come between `sti` and the hypercall page), so both do the
+ * same: while block_deadline is set, every upcall re-arms the one-shot
+ * REARM_NS ahead, and a lost wakeup costs at most that.
  */
 NOINLINE void block_for(unsigned long ns)
 {
     uint64_t deadline = now_ns() + ns;
 
+    block_deadline = deadline;
     for (int i = 0; i < BLOCK_MAX_WAKES && now_ns() < deadline; i++) {
         HYPERVISOR_set_timer_op(deadline);
         HYPERVISOR_sched_op(SCHEDOP_block, 0);
     }
+    block_deadline = 0;
     blocks++;
 }
 
@@ -182,6 +199,8 @@ NOINLINE void do_hypervisor_callback(void)
     unsigned long n = UPCALL_ITERS / 2 + work_random() % UPCALL_ITERS;
     for (volatile unsigned long i = 0; i < n; i++)
         ;
+    if (block_deadline)
+        HYPERVISOR_set_timer_op(now_ns() + REARM_NS);
 }
 
 void main(void)

@@ -49,6 +49,11 @@ HCALL_BLOCK_TAIL = ["block_for", "HYPERVISOR_sched_op", "hypercall_page"]
 # The upcall's own frames, root first: the asm entry, then (except for a sample taken in
 # the entry itself) its C handler.
 UPCALL_FRAMES = ["hypervisor_callback", "do_hypervisor_callback"]
+# What the upcall's C handler calls (only while the guest is in block_for: it re-arms the
+# one-shot timer), so the frames above the upcall entry follow these edges.
+UPCALL_CALLS = {"hypervisor_callback": {"do_hypervisor_callback"},
+                "do_hypervisor_callback": {"now_ns", "HYPERVISOR_set_timer_op"},
+                "HYPERVISOR_set_timer_op": {"hypercall_page"}}
 # The frame xen-uniprof puts between an interrupted function and the upcall entry (the
 # boundary of an interrupt frame).  Its name is the profiler's decision: change it here
 # if the profiler's differs.
@@ -242,7 +247,8 @@ def check_hcall(stacks, r, reasons):
             f.index("do_hypervisor_callback") if "do_hypervisor_callback" in f else
             f.index(UPCALL_BOUNDARY))
         pre, tail = f[:i], f[i:]
-        tail_ok = tail in (UPCALL_FRAMES[:1], UPCALL_FRAMES)
+        tail_ok = bool(tail) and tail[0] == UPCALL_FRAMES[0] and all(
+            b in UPCALL_CALLS.get(a, ()) for a, b in zip(tail, tail[1:]))
         if pre and pre[-1] == UPCALL_BOUNDARY:
             pre = pre[:-1]
             marked = True
@@ -258,8 +264,8 @@ def check_hcall(stacks, r, reasons):
     h["upcall_frame_below"] = {k: {"samples": v, "pct": round(pct(v, n_up), 2)}
                                for k, v in below.most_common(10)}
     h["upcall_stacks"] = top(Counter({";".join(f): c for f, c in upcall}))
-    want_up = "%s;function_N;%s;%s" % (";".join(CHAIN_VCPU0), UPCALL_BOUNDARY,
-                                       ";".join(UPCALL_FRAMES))
+    want_up = "%s;function_N;%s;%s[;...]" % (";".join(CHAIN_VCPU0), UPCALL_BOUNDARY,
+                                            ";".join(UPCALL_FRAMES))
     if h["upcall_pct"] < MIN_UPCALL_PCT:
         new.append("only %.2f%% of samples in the upcall (need >= %.1f%%): the guest took no "
                    "upcalls, or their samples lost them" % (h["upcall_pct"], MIN_UPCALL_PCT))
