@@ -53,7 +53,8 @@ UPCALL_FRAMES = ["hypervisor_callback", "do_hypervisor_callback"]
 # one-shot timer), so the frames above the upcall entry follow these edges.
 UPCALL_CALLS = {"hypervisor_callback": {"do_hypervisor_callback"},
                 "do_hypervisor_callback": {"now_ns", "HYPERVISOR_set_timer_op"},
-                "HYPERVISOR_set_timer_op": {"hypercall_page"}}
+                "HYPERVISOR_set_timer_op": {"hypercall_page"},
+                "now_ns": {"hypercall_page"}}
 # The frame xen-uniprof puts between an interrupted function and the upcall entry (the
 # boundary of an interrupt frame).  Its name is the profiler's decision: change it here
 # if the profiler's differs.
@@ -64,6 +65,7 @@ HCALL_CALLS = {"main": {"function_1", "function_2", "function_3", "block_for",
                "block_for": {"now_ns", "HYPERVISOR_set_timer_op", "HYPERVISOR_sched_op"},
                "HYPERVISOR_sched_op": {"hypercall_page"},
                "HYPERVISOR_set_timer_op": {"hypercall_page"},
+               "now_ns": {"hypercall_page"},
                "console_hex": {"console_puts"},
                "console_puts": {"hypercall_page"}}
 # The guest must really have blocked and taken upcalls, or the new checks prove nothing.
