@@ -36,62 +36,74 @@
 #define __ASSEMBLY__ 1   /* xen.h: the constants only */
 #include <xen/xen.h>
 
+/*
+ * The CFI is emitted only into the nofp variant (-DUPCALL_CFI, with the C
+ * code's own tables): the frame-pointer variant has no unwind tables at all,
+ * like a Mini-OS build, so the profiler's frame-pointer path must know this
+ * frame by itself (the offsets above).
+ */
+#ifdef UPCALL_CFI
+#define CFI(...) __VA_ARGS__
+#else
+#define CFI(...)
+#endif
+
     .text
     .globl hypervisor_callback
     .type hypervisor_callback, @function
     .balign 16
 hypervisor_callback:
-    .cfi_startproc simple
-    .cfi_signal_frame
-    .cfi_def_cfa %rsp, 56
-    .cfi_offset %rcx, -56
-    .cfi_offset %r11, -48
-    .cfi_offset %rip, -40
-    .cfi_offset %rsp, -16
-    .cfi_same_value %rbp
+    CFI(.cfi_startproc simple)
+    CFI(.cfi_signal_frame)
+    CFI(.cfi_def_cfa %rsp, 56)
+    CFI(.cfi_offset %rcx, -56)
+    CFI(.cfi_offset %r11, -48)
+    CFI(.cfi_offset %rip, -40)
+    CFI(.cfi_offset %rsp, -16)
+    CFI(.cfi_same_value %rbp)
     /* The bounce left RSP = 8 mod 16; seven pushes align it for the call. */
     pushq %rax
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rdi
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rsi
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rdx
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r8
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r9
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r10
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     call do_hypervisor_callback
     popq %r10
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %r9
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %r8
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rdx
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rsi
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rdi
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rax
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     /* Back to the interrupted RCX and R11; the iret hypercall's entry pushes
      * them again (with RAX) and Xen reloads them from there. */
     popq %rcx
-    .cfi_adjust_cfa_offset -8
-    .cfi_same_value %rcx
+    CFI(.cfi_adjust_cfa_offset -8)
+    CFI(.cfi_same_value %rcx)
     popq %r11
-    .cfi_adjust_cfa_offset -8
-    .cfi_same_value %r11
+    CFI(.cfi_adjust_cfa_offset -8)
+    CFI(.cfi_same_value %r11)
     /* struct iret_context's flags word: 0, not VGCF_in_syscall. */
     pushq $0
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     jmp hypercall_page + __HYPERVISOR_iret * 32
-    .cfi_endproc
+    CFI(.cfi_endproc)
     .size hypervisor_callback, . - hypervisor_callback
 
     /* Mapped over by the shared info page (events.c). */

@@ -24,57 +24,69 @@
  * No EOI: the vector callback is not a LAPIC interrupt; Xen injects it while
  * evtchn_upcall_pending is set, which do_hypervisor_callback clears.
  */
+/*
+ * The CFI is emitted only into the nofp variant (-DUPCALL_CFI, with the C
+ * code's own tables): the frame-pointer variant has no unwind tables at all,
+ * like a Mini-OS build, so the profiler's frame-pointer path must know this
+ * frame by itself (the offsets above).
+ */
+#ifdef UPCALL_CFI
+#define CFI(...) __VA_ARGS__
+#else
+#define CFI(...)
+#endif
+
     .text
     .globl hypervisor_callback
     .type hypervisor_callback, @function
     .balign 16
 hypervisor_callback:
-    .cfi_startproc simple
-    .cfi_signal_frame
-    .cfi_def_cfa %rsp, 40
-    .cfi_offset %rip, -40
-    .cfi_offset %rsp, -16
-    .cfi_same_value %rbp
+    CFI(.cfi_startproc simple)
+    CFI(.cfi_signal_frame)
+    CFI(.cfi_def_cfa %rsp, 40)
+    CFI(.cfi_offset %rip, -40)
+    CFI(.cfi_offset %rsp, -16)
+    CFI(.cfi_same_value %rbp)
     /* The CPU left RSP = 8 mod 16; nine pushes align it for the call. */
     pushq %rax
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rcx
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rdx
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rsi
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %rdi
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r8
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r9
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r10
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     pushq %r11
-    .cfi_adjust_cfa_offset 8
+    CFI(.cfi_adjust_cfa_offset 8)
     call do_hypervisor_callback
     popq %r11
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %r10
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %r9
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %r8
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rdi
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rsi
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rdx
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rcx
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     popq %rax
-    .cfi_adjust_cfa_offset -8
+    CFI(.cfi_adjust_cfa_offset -8)
     iretq
-    .cfi_endproc
+    CFI(.cfi_endproc)
     .size hypervisor_callback, . - hypervisor_callback
 
     /* Replaced by the shared info page (events.c). */

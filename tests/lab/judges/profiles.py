@@ -79,7 +79,9 @@ MIN_BLOCK_CHAIN_PCT = 98.0
 # Of the upcall samples: the interrupted chain (a valid chain of hcall's call graph from
 # _start), UPCALL_BOUNDARY, then the upcall frames and nothing else.
 MIN_UPCALL_WELLFORMED_PCT = 95.0
-# Of the upcall samples: a busy function right below the boundary.  The timer is
+# Of the upcall samples: a busy function right below the boundary (or right below the
+# upcall entry, when the boundary is missing: this one checks the interrupted function
+# alone).  The timer is
 # wall-clock, so it interrupts the busy functions about as often as they run (most of the
 # time; the rest: blocked in the page, main's loop).  An unwinder that drops the
 # interrupted function shows main there instead.
@@ -259,8 +261,9 @@ def check_hcall(stacks, r, reasons):
         below[pre[-1] if pre else "(nothing)"] += c
         if tail_ok and marked and valid_hcall_chain(pre):
             wellformed += c
-            if pre[-1] in busy_names:
-                busy_below += c
+        # with or without the boundary: is the interrupted function there at all?
+        if tail_ok and pre and pre[-1] in busy_names and has_chain(pre, CHAIN_VCPU0):
+            busy_below += c
     h["upcall_wellformed_pct"] = round(pct(wellformed, n_up), 2)
     h["upcall_busy_below_pct"] = round(pct(busy_below, n_up), 2)
     h["upcall_frame_below"] = {k: {"samples": v, "pct": round(pct(v, n_up), 2)}

@@ -47,7 +47,6 @@ for type in pv pvh; do
     guest_down smp-$type
 
     guest_up hcall-$type hcall-$type-xenctx hcall-$type-xencall
-    if selected hcall-$type-xenctx; then sleep 3; xl debug-keys e; xl debug-keys q; fi  # DEBUG
     xenctx_samples hcall-$type-xenctx hcall-$type 12
     run hcall-$type-xencall \
         xen-uniprof hcall-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
