@@ -7,7 +7,8 @@
  *     main -> function_1   x1 per round
  *     main -> function_2   x3 per round
  *     main -> function_3   x6 per round
- *     main -> block_for    every BLOCK_EVERY rounds, BLOCK_NS of wall time:
+ *     main -> block_for    every BLOCK_EVERY rounds, before a random one of the
+ *                          round's ten calls, BLOCK_NS of wall time:
  *                 block_for -> now_ns -> hypercall_page      (HVMOP_get_time)
  *                 block_for -> HYPERVISOR_set_timer_op -> hypercall_page
  *                 block_for -> HYPERVISOR_sched_op     -> hypercall_page
@@ -255,14 +256,26 @@ void main(void)
     }
     console_puts("hcall: GUEST_RUNNING\n");
     for (;;) {
-        function_1();
-        for (int i = 0; i < 3; i++)
-            function_2();
-        for (int i = 0; i < 6; i++)
-            function_3();
-        if ((++progress % BLOCK_EVERY) == 0 && shinfo)
+        /* Every BLOCK_EVERY rounds, block before one of the round's ten calls,
+         * chosen at random: whatever runs first after a wake (when samplers
+         * may land more often) is then function_1/2/3 in their own 1:3:6. */
+        int at = (progress + 1) % BLOCK_EVERY == 0 && shinfo ? (int)(work_random() % 10) : -1;
+        int k = 0;
+
+        if (at == k++)
             block_for(BLOCK_NS);
-        if ((progress % PRINT_EVERY(10)) == 0) {
+        function_1();
+        for (int i = 0; i < 3; i++) {
+            if (at == k++)
+                block_for(BLOCK_NS);
+            function_2();
+        }
+        for (int i = 0; i < 6; i++) {
+            if (at == k++)
+                block_for(BLOCK_NS);
+            function_3();
+        }
+        if ((++progress % PRINT_EVERY(10)) == 0) {
             console_puts("hcall: alive progress=");
             console_hex(progress);
             console_puts(" upcalls=");
