@@ -166,9 +166,9 @@ NOINLINE uint64_t now_ns(void)
  *
  * Xen stops a vCPU's periodic timer while it is descheduled
  * (xen/common/sched/core.c), so a blocked vCPU wakes only for the one-shot.
- * If that fires between the deadline check and the block (Xen fires timers
- * up to its timer_slop, 50 us, early, and the host may preempt us there), the
- * upcall takes it and the block would wait for nothing, for ever.  PV could
+ * If that fires between the deadline check and the block (the host may
+ * preempt us there), the upcall takes it and the block would wait for
+ * nothing, for ever.  PV could
  * close that window by masking events (SCHEDOP_block unmasks them
  * atomically), PVH could not (its block needs RFLAGS.IF set, and an
  * interrupt can come between `sti` and the hypercall page), so both do the
