@@ -69,8 +69,8 @@ HCALL_CALLS = {"main": {"function_1", "function_2", "function_3", "block_for",
                "console_hex": {"console_puts"},
                "console_puts": {"hypercall_page"}}
 # The guest must really have blocked (samples with exactly the SCHEDOP_block chain) and
-# taken upcalls, or the new checks prove nothing.  Measured under QEMU: blocked ~10-20 %,
-# upcalls a few % (they depend on the CPU the guest gets, so only a floor is held).
+# taken upcalls, or the new checks prove nothing.  Measured under QEMU: blocked 21-28 %,
+# upcalls 2-5 % (they depend on the CPU the guest gets, so only a floor is held).
 MIN_BLOCKED_PCT = 2.0
 MIN_UPCALL_PCT = 0.5
 # Of the samples in hypercall_page (leaf, no upcall): a valid chain of hcall's call graph,
