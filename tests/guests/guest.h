@@ -27,6 +27,37 @@ void console_hex(unsigned long v);
  * on its own stack.  Returns 0 or the (negative) hypercall error. */
 long start_secondary_vcpu(unsigned int id);
 
+/*
+ * Events, for the hcall program only (pv/events.c, pvh/events.c): map the
+ * shared info page, bind VIRQ_TIMER, route event upcalls to the asm entry
+ * hypervisor_callback (PV: CALLBACKTYPE_event; PVH: the vector callback and
+ * an IDT gate), start Xen's periodic timer at period_ns and enable event
+ * delivery.  Returns the shared info page (struct shared_info *), or NULL with
+ * *err set to the failing hypercall's error.
+ */
+void *events_init(unsigned long period_ns, long *err);
+
+/* The C half of the upcall, called by hypervisor_callback (hcall.c). */
+void do_hypervisor_callback(void);
+
+/* A hypercall through the hypercall page (page + nr * 32); the boot code's own
+ * copies stay static so the other programs do not change. */
+extern char hypercall_page[];
+static inline long guest_hypercall3(unsigned int nr, unsigned long a1,
+                                    unsigned long a2, unsigned long a3)
+{
+    register unsigned long rdi __asm__("rdi") = a1;
+    register unsigned long rsi __asm__("rsi") = a2;
+    register unsigned long rdx __asm__("rdx") = a3;
+    long ret;
+
+    __asm__ volatile("call *%[fn]"
+                     : "=a"(ret), "+r"(rdi), "+r"(rsi), "+r"(rdx)
+                     : [fn] "r"(hypercall_page + nr * 32)
+                     : "memory", "rcx", "r11", "r10", "r8", "r9");
+    return ret;
+}
+
 /* Provided by the shared program. */
 void main(void);
 void secondary_main(void);

@@ -18,7 +18,7 @@ extern char hypercall_page[];
 extern char ap_stack_top[];
 extern void _start_ap(void);
 
-static start_info_t *start_info;
+start_info_t *start_info;     /* also read by events.c (hcall) */
 static struct xencons_interface *cons;
 static uint32_t cons_port;
 static struct vcpu_guest_context ap_ctxt;

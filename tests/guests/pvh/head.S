@@ -88,7 +88,9 @@ _start_ap:                          /* long mode, RSP set by VCPUOP_initialise *
 
     .balign 4096
     .globl hypercall_page
-    .type hypercall_page, @object
+    /* Untyped, with its size, as Linux's SYM_CODE (Mini-OS's has no
+     * size either): code Xen writes, not a C function. */
+    .type hypercall_page, @notype
 hypercall_page:                     /* filled by Xen when boot.c writes the MSR */
     .fill 4096, 1, 0xcc
     .size hypercall_page, 4096

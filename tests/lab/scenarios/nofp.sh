@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Unwinding without frame pointers (DWARF CFI): the ratio and nested guests built with
+# Unwinding without frame pointers (DWARF CFI): the ratio, nested and hcall guests built with
 # -fomit-frame-pointer -fasynchronous-unwind-tables (tests/guests: <prog>-nofp-<type>),
 # profiled with --unwind=cfi, judged like their frame-pointer twins in profiles.sh: the
 # same shares within 2 points, >= 99 % of samples with the full chain down to _start.
@@ -9,9 +9,12 @@
 SAMPLES=20000   # see judges/profiles.py: MIN_SAMPLES
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
-# Guest types: pv pvh on x86_64, arm on arm64 (init.sh's LAB_GUEST_TYPES).
+# Guest types: pv pvh on x86_64, arm on arm64 (init.sh's LAB_GUEST_TYPES); hcall (the
+# hypercall page and event upcalls) is x86 only.
 for type in ${LAB_GUEST_TYPES:-pv pvh}; do
-    for prog in ratio nested; do
+    progs="ratio nested"
+    case $type in pv|pvh) progs="$progs hcall" ;; esac
+    for prog in $progs; do
         guest=$prog-nofp-$type
         guest_up $guest
         run $guest-xencall \

@@ -4,6 +4,11 @@
 #   ratio   10/30/60 % self shares, >= 99 % complete chains down to _start
 #   nested  self and total shares at two levels (see tests/guests/nested.c)
 #   smp     per-vCPU attribution: vcpu0 runs function_1, vcpu1 function_2
+#   hcall   ratio's 10/30/60 % among the busy samples, plus a vCPU blocked in Xen's
+#           hypercall page (main;block_for;HYPERVISOR_sched_op;hypercall_page) and
+#           event upcalls below which the interrupted function must appear; one
+#           backend (the unwinding under test does not depend on it), and more xenctx
+#           traces, to catch the vCPU blocked in the hypercall page and in the upcall
 # Each run asks for the samples its checks need (--samples) and stops there; $T only
 # caps a run whose guest or host is too slow (xu_lab_seconds= overrides it).
 # One guest at a time: other busy guests would only steal CPU from dom0's profiler.
@@ -41,4 +46,15 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
                 --elf /guests/smp-$type.elf --backend $backend
     done
     guest_down smp-$type
+
+    # hcall (the hypercall page and event upcalls) is x86 PV and PVH only
+    case $type in pv|pvh)
+        guest_up hcall-$type hcall-$type-xenctx hcall-$type-xencall
+        xenctx_samples hcall-$type-xenctx hcall-$type 12
+        run hcall-$type-xencall \
+            xen-uniprof hcall-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+                -o /out/hcall-$type-xencall.folded --stats /out/hcall-$type-xencall.stats.json \
+                --elf /guests/hcall-$type.elf --backend xencall
+        guest_down hcall-$type ;;
+    esac
 done
