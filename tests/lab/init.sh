@@ -137,6 +137,49 @@ run() {
     echo "@@LAB done $id rc=$rc $(tail -n 3 "/out/$id.stderr" | tr '\n' ' ')"
 }
 
+# state_of NAME: the state column of `xl list NAME` (empty if there is no such domain).
+state_of() {
+    xl list "$1" 2>/dev/null | awk 'NR == 2 { print $5 }'
+}
+
+# sigkill_runs ID NAME N: N runs of xen-uniprof on NAME at 1 kHz killed with SIGKILL at
+# random moments (0.1-1.6 s); one line per run in ID.runs: delay_ms, sampling (it had
+# said "profiling domain" before the kill), the state right after the kill, the state
+# once settled (2 s at most): the guardian unpauses as soon as it sees its parent gone.
+sigkill_runs() {
+    id=$1 name=$2 n=$3
+    selected "$id" || return 0
+    echo "$n x: xen-uniprof $name -F 1000 -T 30 -o /tmp/sigkill.folded" \
+         "--elf /guests/$name.elf, SIGKILL after 0.1-1.6 s" > "/out/$id.cmd"
+    echo "@@LAB run $id"
+    : > "/out/$id.runs"
+    i=0
+    while [ $i -lt "$n" ]; do
+        delay_ms=$((100 + RANDOM % 1500))
+        xen-uniprof "$name" -F 1000 -T 30 -o /tmp/sigkill.folded \
+            --elf "/guests/$name.elf" 2> /tmp/sigkill.stderr &
+        pid=$!
+        usleep $((delay_ms * 1000))
+        kill -KILL $pid
+        wait $pid 2>/dev/null
+        now=$(state_of "$name")
+        sampling=0
+        grep -q "profiling domain" /tmp/sigkill.stderr && sampling=1
+        j=0
+        settled=$now
+        while case $settled in *p*) true ;; *) false ;; esac && [ $j -lt 20 ]; do
+            usleep 100000
+            settled=$(state_of "$name")
+            j=$((j + 1))
+        done
+        echo "$delay_ms $sampling ${now:--} ${settled:--}" >> "/out/$id.runs"
+        i=$((i + 1))
+    done
+    echo 0 > "/out/$id.rc"
+    xl list "$name" > "/out/$id.xllist" 2>&1
+    echo "@@LAB done $id"
+}
+
 # xenctx_samples ID NAME N: N call traces of every vCPU with Xen's own xenctx, an
 # independent check of the guest's frame chains (about 0.2 s each).
 xenctx_samples() {

@@ -21,44 +21,7 @@ run wrong-elf-arm \
     xen-uniprof ratio-arm -F "$LAB_FREQ" -T "$T" --samples 500 \
         -o /out/wrong-elf-arm.folded --elf /guests/nested-arm.elf
 
-# state_of NAME: the state column of `xl list NAME` (empty if there is no such domain).
-state_of() {
-    xl list "$1" 2>/dev/null | awk 'NR == 2 { print $5 }'
-}
-
-if selected sigkill-arm; then
-    echo "100 x: xen-uniprof ratio-arm -F 1000 -T 30 -o /tmp/sigkill.folded" \
-         "--elf /guests/ratio-arm.elf, SIGKILL after 0.1-1.6 s" > /out/sigkill-arm.cmd
-    echo "@@LAB run sigkill-arm"
-    # One line per run: delay_ms, sampling (it had said "profiling domain" before the
-    # kill), the state right after the kill, the state once settled (2 s at most).
-    : > /out/sigkill-arm.runs
-    i=0
-    while [ $i -lt 100 ]; do
-        delay_ms=$((100 + RANDOM % 1500))
-        xen-uniprof ratio-arm -F 1000 -T 30 -o /tmp/sigkill.folded \
-            --elf /guests/ratio-arm.elf 2> /tmp/sigkill.stderr &
-        pid=$!
-        usleep $((delay_ms * 1000))
-        kill -KILL $pid
-        wait $pid 2>/dev/null
-        now=$(state_of ratio-arm)
-        sampling=0
-        grep -q "profiling domain" /tmp/sigkill.stderr && sampling=1
-        j=0
-        settled=$now
-        while case $settled in *p*) true ;; *) false ;; esac && [ $j -lt 20 ]; do
-            usleep 100000
-            settled=$(state_of ratio-arm)
-            j=$((j + 1))
-        done
-        echo "$delay_ms $sampling ${now:--} ${settled:--}" >> /out/sigkill-arm.runs
-        i=$((i + 1))
-    done
-    echo 0 > /out/sigkill-arm.rc
-    xl list ratio-arm > /out/sigkill-arm.xllist 2>&1
-    echo "@@LAB done sigkill-arm"
-fi
+sigkill_runs sigkill-arm ratio-arm 100
 # Never leave it paused: a kill that outran the guardian must not outlive the lab.
 xl unpause ratio-arm > /dev/null 2>&1
 guest_down ratio-arm

@@ -57,45 +57,7 @@ RUN_GUEST=
 
 guest_up ratio-pv sigkill-pv sigterm-pv admin-paused-pv destroyed-pv
 
-# state_of NAME: the state column of `xl list NAME` (empty if there is no such domain).
-state_of() {
-    xl list "$1" 2>/dev/null | awk 'NR == 2 { print $5 }'
-}
-
-if selected sigkill-pv; then
-    echo "100 x: xen-uniprof ratio-pv -F 1000 -T 30 -o /tmp/sigkill.folded" \
-         "--elf /guests/ratio-pv.elf, SIGKILL after 0.1-1.6 s" > /out/sigkill-pv.cmd
-    echo "@@LAB run sigkill-pv"
-    # One line per run: delay_ms, sampling (it had said "profiling domain" before the
-    # kill), the state right after the kill, the state once settled (2 s at most).
-    : > /out/sigkill-pv.runs
-    i=0
-    while [ $i -lt 100 ]; do
-        delay_ms=$((100 + RANDOM % 1500))
-        xen-uniprof ratio-pv -F 1000 -T 30 -o /tmp/sigkill.folded \
-            --elf /guests/ratio-pv.elf 2> /tmp/sigkill.stderr &
-        pid=$!
-        usleep $((delay_ms * 1000))
-        kill -KILL $pid
-        wait $pid 2>/dev/null
-        now=$(state_of ratio-pv)
-        sampling=0
-        grep -q "profiling domain" /tmp/sigkill.stderr && sampling=1
-        # The guardian unpauses as soon as it sees its parent gone.
-        j=0
-        settled=$now
-        while case $settled in *p*) true ;; *) false ;; esac && [ $j -lt 20 ]; do
-            usleep 100000
-            settled=$(state_of ratio-pv)
-            j=$((j + 1))
-        done
-        echo "$delay_ms $sampling ${now:--} ${settled:--}" >> /out/sigkill-pv.runs
-        i=$((i + 1))
-    done
-    echo 0 > /out/sigkill-pv.rc
-    xl list ratio-pv > /out/sigkill-pv.xllist 2>&1
-    echo "@@LAB done sigkill-pv"
-fi
+sigkill_runs sigkill-pv ratio-pv 100
 
 # bg_then ID DELAY_S ACTION COMMAND...: start COMMAND in the background, after DELAY_S
 # run ACTION (a shell command), wait for COMMAND; records what `run` records.
