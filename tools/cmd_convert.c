@@ -21,6 +21,7 @@
 #include "exit_codes.h"
 #include "output/funcs.h"
 #include "render_options.h"
+#include "util/xu_atomic_file.h"
 
 static const struct option convert_options[] = {
     { "elf",          required_argument, NULL, 'e' },
@@ -208,6 +209,8 @@ int xu_cmd_convert(int argc, char **argv)
     }
 
     xu_cli_log_init(&log, XU_LOG_WARN, verbose, quiet);
+    /* killed while writing: no ".OUTPUT.XXXXXX" left behind */
+    xu_atomic_cleanup_on_signals();
     if (elf) {
         rc = xu_cmd_open_elf(elf, &log, &symtab);
         if (rc)

@@ -243,6 +243,9 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
 {
     struct xu_input_stats *st = &b->in->stats;
 
+    /* the profile bounds what it stores; this bounds what is only counted */
+    if (count > XU_PROFILE_MAX_SAMPLES - st->samples)
+        return -EOVERFLOW;
     st->samples += count;
     if (depth == 0) {
         st->empty += count;
@@ -541,6 +544,11 @@ out:
                  XU_INPUT_MAX_FRAMES);
     else if (rc == -EIO)
         xu_error(log, "%s: read error", path ? path : "input");
+    else if (rc == -EOVERFLOW)
+        xu_error(log, "%s:%llu: more than %llu samples in all: sample counts this large "
+                 "are not a profile", path ? path : "input",
+                 (unsigned long long)(in ? in->stats.lines : 0),
+                 (unsigned long long)XU_PROFILE_MAX_SAMPLES);
     xu_input_free(in);
     xu_profile_free(b.scratch);
     xu_strtab_dispose(&b.tokens);

@@ -12,7 +12,11 @@
  *     <blank>
  *
  * one block per sample, so an interned stack with count c is written c
- * times.  Frames are raw PCs, never names: a raw trace is what a later
+ * times.  The format has no count field that every reader understands (our
+ * reader and uniprof's tools take only 1 or 0), so a profile whose blocks
+ * would add up to more than XU_OUTPUT_RAW_MAX_BYTES is refused before
+ * anything is written: a folded line "a;b 9999999999999" would otherwise
+ * become hundreds of terabytes.  Folded output carries counts.  Frames are raw PCs, never names: a raw trace is what a later
  * `convert --elf` symbolises, as uniprof's offline symbolize step did.
  * (When the profile itself holds names, read from an already symbolised
  * trace, those names are written instead, as that step wrote them.)
@@ -109,6 +113,30 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
     return rc;
 }
 
+/* The size of the whole output, or -EFBIG past the bound (said why). */
+static int check_size(struct buf *b, const struct xu_output_ctx *ctx)
+{
+    size_t i, n = xu_profile_nr_stacks(ctx->profile);
+    uint64_t total = 0;
+    int rc = 0;
+
+    for (i = 0; i < n && rc == 0; i++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
+
+        rc = format_stack(b, ctx, s);
+        if (rc == 0 && (s->count > XU_OUTPUT_RAW_MAX_BYTES / b->len ||
+                        s->count * b->len > XU_OUTPUT_RAW_MAX_BYTES - total))
+            rc = -EFBIG;
+        else if (rc == 0)
+            total += s->count * b->len;
+    }
+    if (rc == -EFBIG)
+        xu_error(ctx->log, "raw output would be larger than %llu GiB (one block per sample): "
+                 "write folded instead, which carries counts",
+                 (unsigned long long)(XU_OUTPUT_RAW_MAX_BYTES >> 30));
+    return rc;
+}
+
 static int raw_write(FILE *f, const struct xu_output_ctx *ctx)
 {
     struct buf b = { 0 };
@@ -117,7 +145,9 @@ static int raw_write(FILE *f, const struct xu_output_ctx *ctx)
 
     if (!ctx->meta)
         return -EINVAL;
-    rc = write_header(f, ctx->meta);
+    rc = check_size(&b, ctx);
+    if (rc == 0)
+        rc = write_header(f, ctx->meta);
     for (i = 0; i < n && rc == 0; i++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
         uint64_t c;

@@ -150,6 +150,9 @@ int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
 
     if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT)
         return -EINVAL;
+    /* the one bound that keeps every later sum of counts exact */
+    if (count > XU_PROFILE_MAX_SAMPLES - p->totals.samples)
+        return -EOVERFLOW;
     h = stack_hash(vcpu, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         rec = &p->stacks[p->slots[j]];
