@@ -13,7 +13,8 @@
 
 #define MAX_LOGGED_BAD_LINES 5
 #define MAX_NAME_FINDS 50000    /* xu_symtab_find is O(n): bound the lookups */
-#define INPUT_READ_CHUNK (1u << 20)
+#define INPUT_READ_CHUNK (64u << 10)
+#define FIRST_LINE_CAP 4096     /* the line buffer grows from here up to the bound */
 
 struct xu_input_priv {
     struct xu_strtab names;
@@ -67,13 +68,11 @@ long xu_input_next_line(struct input_builder *b, size_t max)
             return -2;
         return b->pushed;
     }
-    if (!b->line || b->line_cap < max + 1) {
-        char *nl = realloc(b->line, max + 1);
-
-        if (!nl)
+    if (!b->line) {
+        b->line_cap = (max < FIRST_LINE_CAP ? max : FIRST_LINE_CAP) + 1;
+        b->line = malloc(b->line_cap);
+        if (!b->line)
             return -ENOMEM;
-        b->line = nl;
-        b->line_cap = max + 1;
     }
     /* Copy up to the newline, chunk by chunk; past max, only look for it. */
     for (;;) {
@@ -97,6 +96,19 @@ long xu_input_next_line(struct input_builder *b, size_t max)
             too_long = true;
         if (memchr(start, '\0', take))
             bad = true;     /* a NUL would cut the line short silently */
+        if (len + take + 1 > b->line_cap) {
+            /* grow by doubling, never past the bound (take <= max - len) */
+            size_t cap = b->line_cap;
+            char *nl;
+
+            while (cap < len + take + 1)
+                cap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+            nl = realloc(b->line, cap);
+            if (!nl)
+                return -ENOMEM;
+            b->line = nl;
+            b->line_cap = cap;
+        }
         memcpy(b->line + len, start, take);
         len += take;
         b->rpos += seg + (nl ? 1 : 0);

@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -83,6 +84,38 @@ static int write_header(FILE *f, const struct xu_output_meta *meta)
     return 0;
 }
 
+/*
+ * A name as a frame line that a reader takes back as that frame: readers
+ * (ours and stackcollapse.pl) take a line of digits for a terminator or a
+ * count, '#' for a comment, trim blanks and skip control characters.  Such
+ * names come from ELF files and folded input, never from a live walk.
+ */
+static int put_name(struct buf *b, const char *name)
+{
+    size_t n = strlen(name), i, start;
+    bool digits = n > 0;
+    int rc;
+
+    for (i = 0; i < n; i++)
+        if (name[i] < '0' || name[i] > '9')
+            digits = false;
+    if (n == 0)
+        return buf_put(b, "?", 1);
+    start = b->len;
+    rc = buf_put(b, name, n);
+    if (rc < 0)
+        return rc;
+    for (i = start; i < b->len; i++)
+        if ((unsigned char)b->p[i] < 0x20 || b->p[i] == 0x7f)
+            b->p[i] = '?';
+    if (b->p[start] == '#' || b->p[start] == ' ')
+        b->p[start] = '?';
+    if (b->p[b->len - 1] == ' ')
+        b->p[b->len - 1] = '?';
+    /* "0" would end the sample: as "0+0x0" it names symbol 0 at offset 0 */
+    return digits ? buf_put(b, "+0x0", 4) : 0;
+}
+
 /* One sample's block, built once and written count times. */
 static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
                         const struct xu_stack *s)
@@ -93,18 +126,12 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
 
     b->len = 0;
     for (i = 0; i < s->depth && rc == 0; i++) {
-        const char *frame;
-        size_t n;
-
         if (ctx->names) {
-            frame = xu_output_frame_name(ctx, s, i, hex);
+            rc = put_name(b, xu_output_frame_name(ctx, s, i, hex));
         } else {
             snprintf(hex, sizeof(hex), "0x%" PRIx64, s->pcs[i]);
-            frame = hex;
+            rc = buf_put(b, hex, strlen(hex));
         }
-        /* a name must not break the one-frame-per-line structure */
-        n = strcspn(frame, "\n\r");
-        rc = buf_put(b, frame, n);
         if (rc == 0)
             rc = buf_put(b, "\n", 1);
     }

@@ -29,7 +29,7 @@
 #include "unwind/xu_cfi.h"
 #endif
 
-#define NR_FRAMES 96
+#define NR_FRAMES 32
 #define STACK_PAGES 8
 #define STACK_LEN ((uint64_t)STACK_PAGES << 12)
 #define STACK_TOP (SIM_STACK_BASE + STACK_LEN)
