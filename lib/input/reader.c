@@ -99,14 +99,14 @@ long xu_input_next_line(struct input_builder *b, size_t max)
         if (len + take + 1 > b->line_cap) {
             /* grow by doubling, never past the bound (take <= max - len) */
             size_t cap = b->line_cap;
-            char *nl;
+            char *grown;
 
             while (cap < len + take + 1)
                 cap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
-            nl = realloc(b->line, cap);
-            if (!nl)
+            grown = realloc(b->line, cap);
+            if (!grown)
                 return -ENOMEM;
-            b->line = nl;
+            b->line = grown;
             b->line_cap = cap;
         }
         memcpy(b->line + len, start, take);

@@ -442,7 +442,11 @@ static Elf_Data *section_data(Elf *elf, size_t shstrndx, const char *want, uint6
         GElf_Shdr sh;
         const char *name;
 
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+        /* LLVM types .eh_frame SHT_X86_64_UNWIND (the x86-64 psABI's type
+         * for unwind tables); GNU as keeps SHT_PROGBITS.  Both are the same
+         * bytes. */
+        if (!gelf_getshdr(scn, &sh) ||
+            (sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_X86_64_UNWIND))
             continue;
         name = elf_strptr(elf, shstrndx, sh.sh_name);
         if (name && strcmp(name, want) == 0) {

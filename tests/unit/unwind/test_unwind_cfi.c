@@ -32,6 +32,9 @@
 
 #define FIXTURE     XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture.elf"
 #define FIXTURE_DBG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_dbg.elf"
+/* the same source assembled and linked by clang: .eh_frame is then of type
+ * SHT_X86_64_UNWIND; absent when configure found no clang */
+#define FIXTURE_CLANG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_clang.elf"
 
 /* Two stacks of our own, away from sim_guest's: the interrupt stack is the
  * higher one, so returning from an interrupt moves the stack pointer down. */
@@ -59,10 +62,13 @@ static struct xu_log *quiet(void)
 
 /* ------------------------------------------------------------------ symbols */
 
+/* The file sym() reads: the fixture whose rules are being checked. */
+static const char *sym_file = FIXTURE;
+
 /* Address of a global label of the fixture, read with libelf. */
 static uint64_t sym(const char *name)
 {
-    int fd = open(FIXTURE, O_RDONLY);
+    int fd = open(sym_file, O_RDONLY);
     Elf *elf;
     Elf_Scn *scn = NULL;
     uint64_t addr = 0;
@@ -216,6 +222,9 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
 
+    /* setup failed before it handed the fixture over: nothing to free */
+    if (!f)
+        return 0;
     free(f->image);
     xu_cfi_free(f->cfi);
     xu_cfi_free(f->cfi_dbg);
@@ -324,6 +333,24 @@ static void test_table_from_debug_frame(void **state)
     assert_false(st.truncated);
     assert_int_equal(st.fdes, 6);
     check_fixture_rules(f->cfi_dbg);
+}
+
+static void test_table_from_clang_eh_frame(void **state)
+{
+    struct xu_cfi_table *t = NULL;
+    struct xu_cfi_stats st;
+
+    (void)state;
+    if (access(FIXTURE_CLANG, R_OK) != 0)
+        skip();
+    assert_int_equal(xu_cfi_open(FIXTURE_CLANG, NULL, quiet(), &t), 0);
+    xu_cfi_get_stats(t, &st);
+    assert_true(st.from_eh_frame);
+    assert_int_equal(st.fdes, 6);
+    sym_file = FIXTURE_CLANG;
+    check_fixture_rules(t);
+    sym_file = FIXTURE;
+    xu_cfi_free(t);
 }
 
 /* ------------------------------------------------------------------- walks */
@@ -910,6 +937,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_from_eh_frame),
         cmocka_unit_test(test_table_from_debug_frame),
+        cmocka_unit_test(test_table_from_clang_eh_frame),
         cmocka_unit_test(test_push_pop_chain),
         cmocka_unit_test(test_remembered_state),
         cmocka_unit_test(test_leaf_and_prologue),
