@@ -59,7 +59,8 @@ int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out
     if (rc < 0) {
         xu_error(log, "%s: cannot use it for symbols: %s", path,
                  rc == -ENODATA ? "stripped (no function symbols)"
-                 : rc == -ENOEXEC ? "not an ELF file we read" : strerror(-rc));
+                 : rc == -ENOEXEC ? "not a usable x86-64 ELF file (see above)"
+                 : strerror(-rc));
         return XU_EXIT_SYMBOLS;
     }
     return 0;
