@@ -254,6 +254,8 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
                     enum xu_walk_end end, uint64_t count)
 {
     struct xu_input_stats *st = &b->in->stats;
+    size_t before;
+    int rc;
 
     /* the profile bounds what it stores; this bounds what is only counted */
     if (count > XU_PROFILE_MAX_SAMPLES - st->samples)
@@ -271,7 +273,15 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
     }
     if (end != XU_WALK_COMPLETE)
         st->incomplete += count;
-    return xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+    before = xu_profile_nr_stacks(b->scratch);
+    rc = xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+    if (rc == 0 && xu_profile_nr_stacks(b->scratch) > before) {
+        /* a new stack: past the bound by at most this one */
+        b->stored_frames += depth;
+        if (b->stored_frames > XU_INPUT_MAX_STORED_FRAMES)
+            return -E2BIG;
+    }
+    return rc;
 }
 
 /* --------------------------------------------------------- finishing -- */
@@ -552,8 +562,8 @@ out:
     if (rc == -ENOMEM)
         xu_error(log, "%s: out of memory", path ? path : "input");
     else if (rc == -E2BIG)
-        xu_error(log, "%s: more than %u distinct frames", path ? path : "input",
-                 XU_INPUT_MAX_FRAMES);
+        xu_error(log, "%s: more than %u distinct frames, or %u frames in distinct stacks",
+                 path ? path : "input", XU_INPUT_MAX_FRAMES, XU_INPUT_MAX_STORED_FRAMES);
     else if (rc == -EIO)
         xu_error(log, "%s: read error", path ? path : "input");
     else if (rc == -EOVERFLOW)

@@ -42,6 +42,12 @@
 #define BUILD_ID_MAX 64         /* sha1 is 20, md5/uuid 16: anything larger is bogus */
 /* Section headers we index; libelf already checks the table fits in the file. */
 #define MAX_SECTIONS (1u << 24)
+/* The file is read whole (ELF_C_READ): a guest kernel with full debug
+ * information is a few hundred MiB. */
+#define MAX_FILE_BYTES (2ULL << 30)
+/* Function symbols kept: 8 Mi, about 1 GiB while the table is built (a
+ * Linux kernel has under 200 Ki). */
+#define MAX_SYMBOLS (1u << 23)
 
 struct xu_symtab {
     struct xu_symbol *syms;     /* sorted by start, distinct starts */
@@ -107,6 +113,8 @@ static int pool_add(struct builder *b, const char *s, size_t *off)
 
 static int cand_add(struct builder *b, const struct cand *c)
 {
+    if (b->n >= MAX_SYMBOLS)
+        return -E2BIG;
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 1024;
         struct cand *p;
@@ -239,6 +247,11 @@ static int read_symbol_section(struct builder *b, Elf *elf, Elf_Scn *scn,
         if (rc < 0)
             break;
         rc = cand_add(b, &c);
+        if (rc == -E2BIG) {
+            problem(b, "more than %u function symbols: the rest are ignored", MAX_SYMBOLS);
+            rc = 0;
+            break;
+        }
         if (rc < 0)
             break;
     }
@@ -519,6 +532,12 @@ int xu_symtab_open_for(const char *path, unsigned int machine, struct xu_log *lo
         goto out;
     }
     b.file_size = (uint64_t)sb.st_size;
+    if (b.file_size > MAX_FILE_BYTES) {
+        rc = -EFBIG;
+        xu_error(log, "%s is larger than %llu GiB: not a guest's ELF file we read", path,
+                 (unsigned long long)(MAX_FILE_BYTES >> 30));
+        goto out;
+    }
     /* ELF_C_READ, not _MMAP: a file truncated under us must not SIGBUS */
     elf = elf_begin(fd, ELF_C_READ, NULL);
     if (!elf) {
