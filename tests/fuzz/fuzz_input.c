@@ -4,7 +4,9 @@
  *
  * Input: one control byte, then the file.  The control byte picks the
  * input format (auto, raw, folded), per-vCPU output, the SVG's orientation
- * and palette, and a small stack cap so the "profile full" path runs too.
+ * and palette, a small stack cap so the "profile full" path runs too, and
+ * whether a fixed ELF (main, work, leaf, idle at 0x1000..0x1100, as the
+ * seeds use) symbolises, as `convert --elf` does.
  * The file is read as `convert` reads it; the profile is then written in
  * every format (output discarded), and drawn as a diff against the part of
  * the file before its first form feed (or against itself).
@@ -15,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "fuzz.h"
+#include "mkelf.h"
 #include "input/xu_input.h"
 #include "output/xu_flamegraph.h"
 #include "output/xu_output.h"
@@ -28,10 +33,37 @@
  */
 #define RAW_MAX_SAMPLES_HERE 20000
 
-static struct xu_input *read_input(const uint8_t *data, size_t size, enum xu_input_format fmt,
-                                   size_t max_stacks)
+/* The ELF of --elf: built once, kept for the process. */
+static const struct xu_symtab *elf_symbols(void)
 {
-    struct xu_input_options io = { .max_stacks = max_stacks };
+    static const struct mkelf_sym syms[] = {
+        { "main", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "work", 0x1040, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "leaf", 0x1080, 0x20, STT_FUNC, STB_LOCAL, 0 },
+        { "idle", 0x10c0, 0, STT_NOTYPE, STB_GLOBAL, 0 },
+    };
+    static struct xu_symtab *st;
+    static bool tried;
+    char path[] = "/tmp/fuzz_input.XXXXXX";
+    int fd;
+
+    if (tried)
+        return st;
+    tried = true;
+    fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    if (mkelf_write(path, 0x1000, 0x200, syms, 4, MKELF_BUILD_ID) == 0)
+        xu_symtab_open_for(path, EM_NONE, xu_fuzz_log(), &st);
+    unlink(path);
+    return st;
+}
+
+static struct xu_input *read_input(const uint8_t *data, size_t size, enum xu_input_format fmt,
+                                   size_t max_stacks, const struct xu_symtab *symtab)
+{
+    struct xu_input_options io = { .max_stacks = max_stacks, .symtab = symtab };
     struct xu_input *in = NULL;
     FILE *f;
 
@@ -103,6 +135,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct xu_output_options oo = { 0 };
     struct xu_output_ctx ctx, bctx;
     struct xu_input *in, *before = NULL;
+    const struct xu_symtab *symtab;
+    struct xu_symbolizer *syms = NULL;
     const uint8_t *ff;
     uint8_t ctl;
 
@@ -115,14 +149,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oo.inverted = ctl & 8;
     oo.palette = ctl & 16 ? XU_PALETTE_ORIGIN : XU_PALETTE_HASH;
     oo.min_width = ctl & 32 ? 0.0001 : 0;
-    in = read_input(data, size, fmts[(ctl & 3) % 3], ctl & 64 ? 4 : 0);
+    symtab = ctl & 128 ? elf_symbols() : NULL;
+    in = read_input(data, size, fmts[(ctl & 3) % 3], ctl & 64 ? 4 : 0, symtab);
     if (!in)
         return 0;
     make_ctx(in, &meta, &oo, &ctx);
+    if (symtab && !in->has_names) {
+        /* as convert --elf: each distinct address resolved once */
+        uint64_t *addrs = NULL;
+        long n = xu_profile_unique_addrs(in->profile, &addrs);
+
+        if (n >= 0)
+            syms = xu_symbolizer_new(symtab, addrs, (size_t)n);
+        free(addrs);
+        ctx.syms = syms;
+        ctx.symtab = symtab;
+    }
     write_all(&ctx);
     ff = memchr(data, '\f', size);
     if (ff)
-        before = read_input(data, (size_t)(ff - data), fmts[(ctl & 3) % 3], 0);
+        before = read_input(data, (size_t)(ff - data), fmts[(ctl & 3) % 3], 0, symtab);
     if (before) {
         make_ctx(before, &meta, &oo, &bctx);
         write_diff(&bctx, &ctx, &oo);
@@ -130,6 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         write_diff(&ctx, &ctx, &oo);
     }
+    xu_symbolizer_free(syms);
     xu_input_free(in);
     return 0;
 }
