@@ -11,12 +11,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #include <stdio.h>
 
 #include "util/xu_log.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A FILE that discards what is written (the writers' output is not checked,
  * only that producing it is safe). */
