@@ -226,12 +226,13 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
     Dwarf_Off off = 0, next, cie_off = (Dwarf_Off)-1;
     uint8_t cie_enc = 0;
     size_t cie_cost = 0;
+    bool cie_ok = false, cie_z = false;
     const char *name = eh ? ".eh_frame" : ".debug_frame";
 
     for (;;) {
         Dwarf_CFI_Entry e;
         const uint8_t *p, *end;
-        uint64_t start, range;
+        uint64_t start, range, aug_len;
         int r = dwarf_next_cfi(b->ident, data, eh, off, &next, &e);
 
         if (r > 0)
@@ -255,6 +256,9 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
             }
             cie_off = e.fde.CIE_pointer;
             cie_cost = (size_t)(c.cie.initial_instructions_end - c.cie.initial_instructions);
+            cie_ok = cfi_program_ok(c.cie.initial_instructions, c.cie.initial_instructions_end,
+                                    cie_enc);
+            cie_z = c.cie.augmentation[0] == 'z';
         }
         p = e.fde.start;
         end = e.fde.end;
@@ -262,6 +266,16 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
                        sec_addr + (uint64_t)(p - (const uint8_t *)data->d_buf), &start) < 0 ||
             rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0 ||
             range == 0 || start + range < start || !in_exec(b, start, start + range)) {
+            b->ignored++;
+            goto next_entry;
+        }
+        /* the program after the augmentation data: libdw must not be handed
+         * one that names absurd registers (cfi_priv.h) */
+        if (cie_z && rd_leb(&p, end, false, &aug_len) == 0 && aug_len <= (uint64_t)(end - p))
+            p += aug_len;
+        else if (cie_z)
+            p = end + 1;
+        if (p > end || !cie_ok || !cfi_program_ok(p, end, cie_enc)) {
             b->ignored++;
             goto next_entry;
         }

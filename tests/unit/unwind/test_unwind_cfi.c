@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 #include <cmocka.h>
 
 #include "sim_guest.h"
+#include "unwind/cfi_priv.h"
 #include "unwind/xu_cfi.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
@@ -351,6 +353,28 @@ static void test_table_from_clang_eh_frame(void **state)
     check_fixture_rules(t);
     sym_file = FIXTURE;
     xu_cfi_free(t);
+}
+
+/* Programs naming absurd registers never reach libdw, which would size its
+ * register array by them (gigabytes for one FDE of a hostile file). */
+static void test_program_register_bound(void **state)
+{
+    static const uint8_t ok[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset + 16, 1,
+                                  DW_CFA_offset_extended, 0xff, 0x07, 2, DW_CFA_nop };
+    static const uint8_t huge[] = { DW_CFA_offset_extended, 0x80, 0xc2, 0xd7, 0x2f, 1 };
+    static const uint8_t huge_expr[] = { DW_CFA_expression, 0x80, 0x10, 1, DW_OP_nop };
+    static const uint8_t cut[] = { DW_CFA_def_cfa, 7 };
+    static const uint8_t unknown[] = { 0x3f };
+    static const uint8_t set_loc[] = { DW_CFA_set_loc, 1, 2, 3, 4, DW_CFA_nop };
+
+    (void)state;
+    assert_true(cfi_program_ok(ok, ok + sizeof(ok), DW_EH_PE_pcrel | DW_EH_PE_sdata4));
+    assert_false(cfi_program_ok(huge, huge + sizeof(huge), 0));
+    assert_false(cfi_program_ok(huge_expr, huge_expr + sizeof(huge_expr), 0));
+    assert_false(cfi_program_ok(cut, cut + sizeof(cut), 0));
+    assert_false(cfi_program_ok(unknown, unknown + sizeof(unknown), 0));
+    assert_true(cfi_program_ok(set_loc, set_loc + sizeof(set_loc), DW_EH_PE_sdata4));
+    assert_false(cfi_program_ok(set_loc, set_loc + sizeof(set_loc), DW_EH_PE_absptr));
 }
 
 /* ------------------------------------------------------------------- walks */
@@ -938,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_table_from_eh_frame),
         cmocka_unit_test(test_table_from_debug_frame),
         cmocka_unit_test(test_table_from_clang_eh_frame),
+        cmocka_unit_test(test_program_register_bound),
         cmocka_unit_test(test_push_pop_chain),
         cmocka_unit_test(test_remembered_state),
         cmocka_unit_test(test_leaf_and_prologue),
