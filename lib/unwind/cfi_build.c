@@ -219,7 +219,8 @@ static int add_fde(struct build *b, uint64_t start, uint64_t end, uint64_t cost,
     return 0;
 }
 
-/* Every FDE of one section (.eh_frame or .debug_frame). */
+/* Every FDE of one section (.eh_frame or .debug_frame): 0, 1 when the
+ * section must not be used at all, or -errno. */
 static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int src)
 {
     bool eh = src == SRC_EH_FRAME;
@@ -256,8 +257,11 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
             }
             cie_off = e.fde.CIE_pointer;
             cie_cost = (size_t)(c.cie.initial_instructions_end - c.cie.initial_instructions);
-            cie_ok = cfi_program_ok(c.cie.initial_instructions, c.cie.initial_instructions_end,
-                                    cie_enc);
+            /* libdw sizes its register array by the return address
+             * column too */
+            cie_ok = c.cie.return_address_register <= CFI_MAX_DWARF_REG &&
+                     cfi_program_ok(c.cie.initial_instructions,
+                                    c.cie.initial_instructions_end, cie_enc);
             cie_z = c.cie.augmentation[0] == 'z';
         }
         p = e.fde.start;
@@ -276,8 +280,12 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
         else if (cie_z)
             p = end + 1;
         if (p > end || !cie_ok || !cfi_program_ok(p, end, cie_enc)) {
-            b->ignored++;
-            goto next_entry;
+            /* not just this FDE: libdw finds FDEs by address itself and may
+             * run this one for an address a good FDE covers too */
+            xu_warn(b->log, "%s: the entry at offset %#llx names a register above %u or "
+                    "does not decode: the whole section is ignored", name,
+                    (unsigned long long)off, CFI_MAX_DWARF_REG);
+            return 1;
         }
         /* in_exec() bounds range below 4 GiB; an entry's size bounds the cost */
         r = add_fde(b, start, start + range,
@@ -545,10 +553,28 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
         xu_error(log, "CFI: the ELF has neither .eh_frame nor .debug_frame");
         goto out;
     }
-    if (eh && (rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
-        goto out;
-    if (dbg && (rc = collect_fdes(&b, dbg, dbg_addr, SRC_DEBUG_FRAME)) < 0)
-        goto out;
+    if (eh) {
+        size_t before = b.nfdes;
+
+        if ((rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
+            goto out;
+        if (rc > 0) {
+            b.nfdes = before;
+            b.truncated = true;
+            eh = NULL;
+        }
+    }
+    if (dbg) {
+        size_t before = b.nfdes;
+
+        if ((rc = collect_fdes(&b, dbg, dbg_addr, SRC_DEBUG_FRAME)) < 0)
+            goto out;
+        if (rc > 0) {
+            b.nfdes = before;
+            b.truncated = true;
+            dbg = NULL;
+        }
+    }
     rc = -ENODATA;
     if (b.nfdes == 0) {
         xu_error(log, "CFI: no FDE describes executable code");
