@@ -219,6 +219,14 @@ static int add_fde(struct build *b, uint64_t start, uint64_t end, uint64_t cost,
     return 0;
 }
 
+static int unsafe_section(struct build *b, const char *name, uint64_t off)
+{
+    xu_warn(b->log, "%s: the entry at offset %#llx names a register above %u or does not "
+            "decode: the whole section is ignored", name, (unsigned long long)off,
+            CFI_MAX_DWARF_REG);
+    return 1;
+}
+
 /* Every FDE of one section (.eh_frame or .debug_frame): 0, 1 when the
  * section must not be used at all, or -errno. */
 static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int src)
@@ -246,15 +254,20 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
         }
         if (dwarf_cfi_cie_p(&e))
             goto next_entry;
+        /*
+         * Every FDE's program is checked, the ones outside executable code
+         * too: libdw finds FDEs by address itself and may run any of them
+         * for an address a good FDE covers.  One that names an absurd
+         * register (cfi_priv.h) or does not decode, or whose CIE does not,
+         * makes the whole section unusable.
+         */
         if (e.fde.CIE_pointer != cie_off) {
             Dwarf_CFI_Entry c;
             Dwarf_Off cnext;
 
             if (dwarf_next_cfi(b->ident, data, eh, e.fde.CIE_pointer, &cnext, &c) != 0 ||
-                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, &cie_enc) < 0) {
-                b->ignored++;
-                goto next_entry;
-            }
+                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, &cie_enc) < 0)
+                return unsafe_section(b, name, off);
             cie_off = e.fde.CIE_pointer;
             cie_cost = (size_t)(c.cie.initial_instructions_end - c.cie.initial_instructions);
             /* libdw sizes its register array by the return address
@@ -266,26 +279,21 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
         }
         p = e.fde.start;
         end = e.fde.end;
-        if (rd_encoded(cie_enc, true, &p, end,
+        if (!cie_ok ||
+            rd_encoded(cie_enc, true, &p, end,
                        sec_addr + (uint64_t)(p - (const uint8_t *)data->d_buf), &start) < 0 ||
-            rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0 ||
-            range == 0 || start + range < start || !in_exec(b, start, start + range)) {
+            rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0)
+            return unsafe_section(b, name, off);
+        if (cie_z) {
+            if (rd_leb(&p, end, false, &aug_len) < 0 || aug_len > (uint64_t)(end - p))
+                return unsafe_section(b, name, off);
+            p += aug_len;
+        }
+        if (!cfi_program_ok(p, end, cie_enc))
+            return unsafe_section(b, name, off);
+        if (range == 0 || start + range < start || !in_exec(b, start, start + range)) {
             b->ignored++;
             goto next_entry;
-        }
-        /* the program after the augmentation data: libdw must not be handed
-         * one that names absurd registers (cfi_priv.h) */
-        if (cie_z && rd_leb(&p, end, false, &aug_len) == 0 && aug_len <= (uint64_t)(end - p))
-            p += aug_len;
-        else if (cie_z)
-            p = end + 1;
-        if (p > end || !cie_ok || !cfi_program_ok(p, end, cie_enc)) {
-            /* not just this FDE: libdw finds FDEs by address itself and may
-             * run this one for an address a good FDE covers too */
-            xu_warn(b->log, "%s: the entry at offset %#llx names a register above %u or "
-                    "does not decode: the whole section is ignored", name,
-                    (unsigned long long)off, CFI_MAX_DWARF_REG);
-            return 1;
         }
         /* in_exec() bounds range below 4 GiB; an entry's size bounds the cost */
         r = add_fde(b, start, start + range,
