@@ -21,6 +21,7 @@
 #include "exit_codes.h"
 #include "output/funcs.h"
 #include "render_options.h"
+#include "util/xu_atomic_file.h"
 
 static const struct option convert_options[] = {
     { "elf",          required_argument, NULL, 'e' },
@@ -58,7 +59,8 @@ int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out
     if (rc < 0) {
         xu_error(log, "%s: cannot use it for symbols: %s", path,
                  rc == -ENODATA ? "stripped (no function symbols)"
-                 : rc == -ENOEXEC ? "not an ELF file we read" : strerror(-rc));
+                 : rc == -ENOEXEC ? "not a usable x86-64 ELF file (see above)"
+                 : strerror(-rc));
         return XU_EXIT_SYMBOLS;
     }
     return 0;
@@ -208,6 +210,8 @@ int xu_cmd_convert(int argc, char **argv)
     }
 
     xu_cli_log_init(&log, XU_LOG_WARN, verbose, quiet);
+    /* killed while writing: no ".OUTPUT.XXXXXX" left behind */
+    xu_atomic_cleanup_on_signals();
     if (elf) {
         rc = xu_cmd_open_elf(elf, &log, &symtab);
         if (rc)

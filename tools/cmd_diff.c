@@ -156,6 +156,8 @@ int xu_cmd_diff(int argc, char **argv)
                                                    : "more than two inputs given");
 
     xu_cli_log_init(&log, XU_LOG_WARN, verbose, quiet);
+    /* killed while writing: no ".OUTPUT.XXXXXX" left behind */
+    xu_atomic_cleanup_on_signals();
     if (elf) {
         rc = xu_cmd_open_elf(elf, &log, &symtab);
         if (rc)
@@ -170,8 +172,9 @@ int xu_cmd_diff(int argc, char **argv)
     before.ctx.log = after.ctx.log = &log;
     if (strcmp(output, "-") == 0) {
         rc = write_diff(stdout, &before, &after, argv[optind], argv[optind + 1], &oo, &log);
+        errno = 0;
         if (rc == 0 && fflush(stdout) != 0)
-            rc = -EIO;
+            rc = errno ? -errno : -EIO;
     } else {
         af = xu_atomic_open(output);
         if (!af) {
@@ -180,6 +183,7 @@ int xu_cmd_diff(int argc, char **argv)
             goto out;
         }
         rc = write_diff(af->f, &before, &after, argv[optind], argv[optind + 1], &oo, &log);
+        rc = xu_atomic_reason(af, rc);
         if (rc < 0)
             xu_atomic_abort(af);
         else

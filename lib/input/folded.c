@@ -15,7 +15,7 @@
 
 #include "private.h"
 
-#define MAX_COUNT (1ULL << 48)  /* more samples than any run takes */
+#define MAX_COUNT XU_PROFILE_MAX_SAMPLES  /* a line alone may not pass the total */
 
 /* "vcpuN" exactly, N a small number. */
 static bool parse_vcpu(const char *s, size_t len, uint32_t *vcpu)
@@ -83,9 +83,7 @@ static int parse_line(struct input_builder *b, char *line, size_t len, uint64_t 
         walk = XU_WALK_BAD_FRAME;
         if (start[first_len] != ';') {
             /* Nothing but the marker: a walk with no frame at all. */
-            b->in->stats.samples += count;
-            b->in->stats.empty += count;
-            return 0;
+            return xu_input_sample(b, vcpu, toks, 0, walk, count);
         }
         start += first_len + 1;
     }

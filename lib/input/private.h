@@ -31,6 +31,7 @@ struct input_builder {
     bool has_pushed;                    /* the line in line[] is read again */
     long pushed;                        /* what xu_input_next_line returned for it */
     const char *path;                   /* for messages, may be NULL */
+    uint64_t stored_frames;             /* over the distinct stacks kept */
 };
 
 /* Next line without its end-of-line: length, -1 at end of file, -2 when it

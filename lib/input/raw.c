@@ -9,6 +9,10 @@
  * are never glued onto the next sample's.  A block cut short (a blank line
  * or the end of the file before its terminator) is kept as an incomplete
  * walk: the frames are real, only their callers are unknown.
+ *
+ * A file in which no block ends with "1" or "0" is not a trace at all
+ * (random bytes, a binary, the wrong file): it is refused rather than read
+ * as one garbage sample.
  */
 #include "config.h"
 
@@ -63,6 +67,7 @@ int xu_input_parse_raw(struct input_builder *b)
 {
     uint64_t *toks = malloc(b->max_depth * sizeof(*toks));
     uint32_t depth = 0;         /* frames seen in this block */
+    uint64_t terminated = 0;    /* blocks closed by "1" or "0" */
     bool in_header = true;
     int rc = 0;
 
@@ -113,6 +118,7 @@ int xu_input_parse_raw(struct input_builder *b)
             if (rc < 0)
                 goto out;
             depth = 0;
+            terminated++;
             continue;
         }
         if (all_digits(line, (size_t)len)) {
@@ -134,6 +140,11 @@ int xu_input_parse_raw(struct input_builder *b)
     }
     if (depth)
         rc = xu_input_sample(b, 0, toks, depth, XU_WALK_BAD_FRAME, 1);
+    if (rc == 0 && terminated == 0 && !in_header) {
+        xu_error(b->log, "%s: not a raw trace: no sample ends with a line \"1\" or \"0\"",
+                 b->path ? b->path : "input");
+        rc = -EINVAL;
+    }
 out:
     free(toks);
     return rc;

@@ -13,7 +13,8 @@
 
 #define MAX_LOGGED_BAD_LINES 5
 #define MAX_NAME_FINDS 50000    /* xu_symtab_find is O(n): bound the lookups */
-#define INPUT_READ_CHUNK (1u << 20)
+#define INPUT_READ_CHUNK (64u << 10)
+#define FIRST_LINE_CAP 4096     /* the line buffer grows from here up to the bound */
 
 struct xu_input_priv {
     struct xu_strtab names;
@@ -67,13 +68,11 @@ long xu_input_next_line(struct input_builder *b, size_t max)
             return -2;
         return b->pushed;
     }
-    if (!b->line || b->line_cap < max + 1) {
-        char *nl = realloc(b->line, max + 1);
-
-        if (!nl)
+    if (!b->line) {
+        b->line_cap = (max < FIRST_LINE_CAP ? max : FIRST_LINE_CAP) + 1;
+        b->line = malloc(b->line_cap);
+        if (!b->line)
             return -ENOMEM;
-        b->line = nl;
-        b->line_cap = max + 1;
     }
     /* Copy up to the newline, chunk by chunk; past max, only look for it. */
     for (;;) {
@@ -97,6 +96,19 @@ long xu_input_next_line(struct input_builder *b, size_t max)
             too_long = true;
         if (memchr(start, '\0', take))
             bad = true;     /* a NUL would cut the line short silently */
+        if (len + take + 1 > b->line_cap) {
+            /* grow by doubling, never past the bound (take <= max - len) */
+            size_t cap = b->line_cap;
+            char *grown;
+
+            while (cap < len + take + 1)
+                cap = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+            grown = realloc(b->line, cap);
+            if (!grown)
+                return -ENOMEM;
+            b->line = grown;
+            b->line_cap = cap;
+        }
         memcpy(b->line + len, start, take);
         len += take;
         b->rpos += seg + (nl ? 1 : 0);
@@ -242,7 +254,12 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
                     enum xu_walk_end end, uint64_t count)
 {
     struct xu_input_stats *st = &b->in->stats;
+    size_t before;
+    int rc;
 
+    /* the profile bounds what it stores; this bounds what is only counted */
+    if (count > XU_PROFILE_MAX_SAMPLES - st->samples)
+        return -EOVERFLOW;
     st->samples += count;
     if (depth == 0) {
         st->empty += count;
@@ -256,7 +273,15 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
     }
     if (!xu_walk_complete(end))
         st->incomplete += count;
-    return xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+    before = xu_profile_nr_stacks(b->scratch);
+    rc = xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+    if (rc == 0 && xu_profile_nr_stacks(b->scratch) > before) {
+        /* a new stack: past the bound by at most this one */
+        b->stored_frames += depth;
+        if (b->stored_frames > XU_INPUT_MAX_STORED_FRAMES)
+            return -E2BIG;
+    }
+    return rc;
 }
 
 /* --------------------------------------------------------- finishing -- */
@@ -537,10 +562,15 @@ out:
     if (rc == -ENOMEM)
         xu_error(log, "%s: out of memory", path ? path : "input");
     else if (rc == -E2BIG)
-        xu_error(log, "%s: more than %u distinct frames", path ? path : "input",
-                 XU_INPUT_MAX_FRAMES);
+        xu_error(log, "%s: more than %u distinct frames, or %u frames in distinct stacks",
+                 path ? path : "input", XU_INPUT_MAX_FRAMES, XU_INPUT_MAX_STORED_FRAMES);
     else if (rc == -EIO)
         xu_error(log, "%s: read error", path ? path : "input");
+    else if (rc == -EOVERFLOW)
+        xu_error(log, "%s:%llu: more than %llu samples in all: sample counts this large "
+                 "are not a profile", path ? path : "input",
+                 (unsigned long long)(in ? in->stats.lines : 0),
+                 (unsigned long long)XU_PROFILE_MAX_SAMPLES);
     xu_input_free(in);
     xu_profile_free(b.scratch);
     xu_strtab_dispose(&b.tokens);

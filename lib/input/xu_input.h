@@ -41,6 +41,10 @@
 #define XU_INPUT_MAX_FOLDED_LINE (1u << 20) /* one whole stack */
 #define XU_INPUT_MAX_FRAMES (1u << 22)      /* distinct frame strings */
 #define XU_INPUT_MAX_VCPU 4095
+/* Frames kept over all distinct stacks (8 bytes each, and the profile is
+ * copied once when frames become names): without it 2^20 stacks of 1024
+ * frames would ask for 8 GiB. */
+#define XU_INPUT_MAX_STORED_FRAMES (1u << 26)
 
 enum xu_input_format {
     XU_INPUT_AUTO = 0,          /* decided from the first lines */
@@ -79,7 +83,10 @@ struct xu_input {
 
 /*
  * Read the whole of f.  0 and *out, or -errno: -ENOMEM, -EIO (read error),
- * -ENODATA (no sample at all), -EINVAL (a format that does not fit).
+ * -ENODATA (no sample at all), -EINVAL (a format that does not fit, or a
+ * raw file that is no trace), -EOVERFLOW (more than XU_PROFILE_MAX_SAMPLES
+ * samples), -E2BIG (more than XU_INPUT_MAX_FRAMES distinct frame strings,
+ * or XU_INPUT_MAX_STORED_FRAMES frames in distinct stacks).
  */
 int xu_input_read(FILE *f, enum xu_input_format fmt, const struct xu_input_options *opts,
                   struct xu_log *log, struct xu_input **out);

@@ -12,7 +12,11 @@
  *     <blank>
  *
  * one block per sample, so an interned stack with count c is written c
- * times.  Frames are raw PCs, never names: a raw trace is what a later
+ * times.  The format has no count field that every reader understands (our
+ * reader and uniprof's tools take only 1 or 0), so a profile whose blocks
+ * would add up to more than XU_OUTPUT_RAW_MAX_BYTES is refused before
+ * anything is written: a folded line "a;b 9999999999999" would otherwise
+ * become hundreds of terabytes.  Folded output carries counts.  Frames are raw PCs, never names: a raw trace is what a later
  * `convert --elf` symbolises, as uniprof's offline symbolize step did.
  * (When the profile itself holds names, read from an already symbolised
  * trace, those names are written instead, as that step wrote them.)
@@ -32,6 +36,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +84,38 @@ static int write_header(FILE *f, const struct xu_output_meta *meta)
     return 0;
 }
 
+/*
+ * A name as a frame line that a reader takes back as that frame: readers
+ * (ours and stackcollapse.pl) take a line of digits for a terminator or a
+ * count, '#' for a comment, trim blanks and skip control characters.  Such
+ * names come from ELF files and folded input, never from a live walk.
+ */
+static int put_name(struct buf *b, const char *name)
+{
+    size_t n = strlen(name), i, start;
+    bool digits = n > 0;
+    int rc;
+
+    for (i = 0; i < n; i++)
+        if (name[i] < '0' || name[i] > '9')
+            digits = false;
+    if (n == 0)
+        return buf_put(b, "?", 1);
+    start = b->len;
+    rc = buf_put(b, name, n);
+    if (rc < 0)
+        return rc;
+    for (i = start; i < b->len; i++)
+        if ((unsigned char)b->p[i] < 0x20 || b->p[i] == 0x7f)
+            b->p[i] = '?';
+    if (b->p[start] == '#' || b->p[start] == ' ')
+        b->p[start] = '?';
+    if (b->p[b->len - 1] == ' ')
+        b->p[b->len - 1] = '?';
+    /* "0" would end the sample: as "0+0x0" it names symbol 0 at offset 0 */
+    return digits ? buf_put(b, "+0x0", 4) : 0;
+}
+
 /* One sample's block, built once and written count times. */
 static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
                         const struct xu_stack *s)
@@ -89,23 +126,41 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
 
     b->len = 0;
     for (i = 0; i < s->depth && rc == 0; i++) {
-        const char *frame;
-        size_t n;
-
         if (ctx->names) {
-            frame = xu_output_frame_name(ctx, s, i, hex);
+            rc = put_name(b, xu_output_frame_name(ctx, s, i, hex));
         } else {
             snprintf(hex, sizeof(hex), "0x%" PRIx64, s->pcs[i]);
-            frame = hex;
+            rc = buf_put(b, hex, strlen(hex));
         }
-        /* a name must not break the one-frame-per-line structure */
-        n = strcspn(frame, "\n\r");
-        rc = buf_put(b, frame, n);
         if (rc == 0)
             rc = buf_put(b, "\n", 1);
     }
     if (rc == 0)
         rc = buf_put(b, xu_walk_complete(s->end) ? "1\n\n" : "0\n\n", 3);
+    return rc;
+}
+
+/* The size of the whole output, or -EFBIG past the bound (said why). */
+static int check_size(struct buf *b, const struct xu_output_ctx *ctx)
+{
+    size_t i, n = xu_profile_nr_stacks(ctx->profile);
+    uint64_t total = 0;
+    int rc = 0;
+
+    for (i = 0; i < n && rc == 0; i++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
+
+        rc = format_stack(b, ctx, s);
+        if (rc == 0 && (s->count > XU_OUTPUT_RAW_MAX_BYTES / b->len ||
+                        s->count * b->len > XU_OUTPUT_RAW_MAX_BYTES - total))
+            rc = -EFBIG;
+        else if (rc == 0)
+            total += s->count * b->len;
+    }
+    if (rc == -EFBIG)
+        xu_error(ctx->log, "raw output would be larger than %llu GiB (one block per sample): "
+                 "write folded instead, which carries counts",
+                 (unsigned long long)(XU_OUTPUT_RAW_MAX_BYTES >> 30));
     return rc;
 }
 
@@ -117,7 +172,9 @@ static int raw_write(FILE *f, const struct xu_output_ctx *ctx)
 
     if (!ctx->meta)
         return -EINVAL;
-    rc = write_header(f, ctx->meta);
+    rc = check_size(&b, ctx);
+    if (rc == 0)
+        rc = write_header(f, ctx->meta);
     for (i = 0; i < n && rc == 0; i++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
         uint64_t c;

@@ -101,7 +101,7 @@ int xu_output_write_path(const struct xu_output_ops *ops, const char *path,
         xu_error(ctx->log, "cannot create a file beside %s: %s", path, strerror(errno));
         return rc;
     }
-    rc = ops->write(af->f, ctx);
+    rc = xu_atomic_reason(af, ops->write(af->f, ctx));
     if (rc < 0) {
         xu_atomic_abort(af);
         xu_error(ctx->log, "writing %s output to %s: %s (file left unchanged)",

@@ -29,6 +29,10 @@
 
 #define XU_INCOMPLETE_FRAME "[incomplete]"
 
+/* The raw format repeats a stack once per sample: larger output is refused
+ * (-EFBIG) rather than written (64 GiB). */
+#define XU_OUTPUT_RAW_MAX_BYTES (1ULL << 36)
+
 struct xu_output_meta {
     uint32_t domid;
     const char *domain_name;    /* may be NULL */

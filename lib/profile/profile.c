@@ -158,6 +158,9 @@ int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
         return -EINVAL;
     if (p->ends_changed)
         return -EPERM;
+    /* the one bound that keeps every later sum of counts exact */
+    if (count > XU_PROFILE_MAX_SAMPLES - p->totals.samples)
+        return -EOVERFLOW;
     h = stack_hash(vcpu, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         rec = &p->stacks[p->slots[j]];

@@ -20,6 +20,13 @@
 #include "profile/xu_walk.h"
 
 #define XU_PROFILE_DEFAULT_MAX_STACKS (1u << 20)
+/*
+ * Samples one profile holds in all (dropped ones included): 2^48, more than
+ * a run at 10 kHz takes in 800 years.  Every sum of counts a reader or a
+ * writer makes is then a part of this total, so it can neither wrap a
+ * uint64_t nor lose precision in a double (exact up to 2^53).
+ */
+#define XU_PROFILE_MAX_SAMPLES (1ULL << 48)
 
 struct xu_profile;
 
@@ -43,9 +50,10 @@ struct xu_profile_totals {
 struct xu_profile *xu_profile_new(size_t max_stacks);
 void xu_profile_free(struct xu_profile *p);
 
-/* Count one more occurrence (count times) of a stack.  0 or -ENOMEM (-EPERM
- * after xu_profile_set_end); a stack refused because the profile is full is
- * counted as dropped and returns 0. */
+/* Count one more occurrence (count times) of a stack.  0, -ENOMEM,
+ * -EOVERFLOW when the total would pass XU_PROFILE_MAX_SAMPLES (nothing is
+ * counted then), or -EPERM after xu_profile_set_end; a stack refused because
+ * the profile is full is counted as dropped and returns 0. */
 int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
                    uint32_t depth, enum xu_walk_end end, uint64_t count);
 

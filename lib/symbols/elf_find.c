@@ -261,7 +261,8 @@ static int try_candidate(struct search *s, const char *path, enum xu_elf_source 
         xu_debug(s->log, "symbol search: %s: not there", path);
         return 0;
     }
-    rc = xu_symtab_open(path, &s->quiet.log, &st);
+    rc = xu_symtab_open_for(path, s->cfg->machine ? s->cfg->machine : EM_X86_64,
+                            &s->quiet.log, &st);
     if (rc == -ENOMEM)
         return rc;
     if (rc < 0) {

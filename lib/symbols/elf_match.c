@@ -240,7 +240,8 @@ static void plan_chunks(const char *path, struct elf_text *t)
     t->nplan = 0;
     if (t->nsec == 0)
         return;
-    if (xu_symtab_open(path, &silent, &st) < 0)
+    /* only where to compare: the file's machine was checked when it was chosen */
+    if (xu_symtab_open_for(path, EM_NONE, &silent, &st) < 0)
         st = NULL;
     for (k = 0; k < PROBES; k++) {
         uint64_t va = text_offset_va(t, t->total * k / PROBES);

@@ -30,6 +30,8 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +42,12 @@
 #define BUILD_ID_MAX 64         /* sha1 is 20, md5/uuid 16: anything larger is bogus */
 /* Section headers we index; libelf already checks the table fits in the file. */
 #define MAX_SECTIONS (1u << 24)
+/* The file is read whole (ELF_C_READ): a guest kernel with full debug
+ * information is a few hundred MiB. */
+#define MAX_FILE_BYTES (2ULL << 30)
+/* Function symbols kept: 8 Mi, about 1 GiB while the table is built (a
+ * Linux kernel has under 200 Ki). */
+#define MAX_SYMBOLS (1u << 23)
 
 struct xu_symtab {
     struct xu_symbol *syms;     /* sorted by start, distinct starts */
@@ -68,6 +76,8 @@ struct section {
 struct builder {
     const char *path;
     struct xu_log *log;
+    uint64_t file_size;         /* to tell a damaged file from a stripped one */
+    char problem[256];          /* the first thing found wrong, "" if none */
     struct section *secs;
     size_t nsecs;
     struct cand *cands;
@@ -103,6 +113,8 @@ static int pool_add(struct builder *b, const char *s, size_t *off)
 
 static int cand_add(struct builder *b, const struct cand *c)
 {
+    if (b->n >= MAX_SYMBOLS)
+        return -E2BIG;
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 1024;
         struct cand *p;
@@ -154,15 +166,56 @@ static bool keep_symbol(const struct builder *b, const GElf_Sym *sym, GElf_Word 
     }
 }
 
+/* Remember the first problem: it is the error when no symbol is found. */
+static void problem(struct builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void problem(struct builder *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (b->problem[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->problem, sizeof(b->problem), fmt, ap);
+    va_end(ap);
+}
+
+/* Whether [off, off + size) lies inside the file. */
+static bool in_file(const struct builder *b, uint64_t off, uint64_t size)
+{
+    return off <= b->file_size && size <= b->file_size - off;
+}
+
 static int read_symbol_section(struct builder *b, Elf *elf, Elf_Scn *scn,
                                const GElf_Shdr *shdr, Elf_Data *xndx)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    size_t count, i;
+    size_t index = elf_ndxscn(scn), count, i;
+    GElf_Shdr strsh;
+    Elf_Scn *strscn;
+    Elf_Data *data;
     int rc = 0;
 
-    if (!data || shdr->sh_entsize != sizeof(Elf64_Sym)) {
-        xu_warn(b->log, "%s: unreadable symbol table section ignored", b->path);
+    if (!in_file(b, shdr->sh_offset, shdr->sh_size)) {
+        problem(b, "its symbol table (section %zu) lies past the end of the file "
+                "(truncated?)", index);
+        return 0;
+    }
+    if (shdr->sh_entsize != sizeof(Elf64_Sym)) {
+        problem(b, "its symbol table (section %zu) has entries of %llu bytes, not %zu",
+                index, (unsigned long long)shdr->sh_entsize, sizeof(Elf64_Sym));
+        return 0;
+    }
+    strscn = elf_getscn(elf, shdr->sh_link);
+    if (shdr->sh_link == 0 || !strscn || !gelf_getshdr(strscn, &strsh) ||
+        strsh.sh_type != SHT_STRTAB || !in_file(b, strsh.sh_offset, strsh.sh_size)) {
+        problem(b, "its symbol table (section %zu) takes its names from section %u, "
+                "which is not a string table in the file", index, shdr->sh_link);
+        return 0;
+    }
+    data = elf_getdata(scn, NULL);
+    if (!data) {
+        problem(b, "its symbol table (section %zu) cannot be read: %s", index, elf_errmsg(-1));
         return 0;
     }
     count = data->d_size / sizeof(Elf64_Sym);
@@ -194,6 +247,11 @@ static int read_symbol_section(struct builder *b, Elf *elf, Elf_Scn *scn,
         if (rc < 0)
             break;
         rc = cand_add(b, &c);
+        if (rc == -E2BIG) {
+            problem(b, "more than %u function symbols: the rest are ignored", MAX_SYMBOLS);
+            rc = 0;
+            break;
+        }
         if (rc < 0)
             break;
     }
@@ -319,25 +377,69 @@ static int build_table(struct builder *b, struct xu_symtab *st)
     return 0;
 }
 
-static int read_elf(struct builder *b, Elf *elf, struct xu_symtab *st)
+static const char *machine_name(unsigned int m)
+{
+    switch (m) {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "arm64";
+    case EM_386: return "i386";
+    case EM_ARM: return "arm";
+    case EM_RISCV: return "riscv";
+    case EM_PPC64: return "ppc64";
+    default: return "another architecture";
+    }
+}
+
+static int read_elf(struct builder *b, Elf *elf, unsigned int machine, struct xu_symtab *st)
 {
     GElf_Ehdr ehdr;
     Elf_Scn *scn = NULL;
-    size_t shnum = 0, i;
+    size_t shnum = 0, declared, i, bad_headers = 0;
     int rc = 0;
 
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
-        xu_error(b->log, "%s is not an ELF file", b->path);
+        xu_error(b->log, "%s is not an ELF file%s", b->path,
+                 elf_kind(elf) == ELF_K_ELF ? " (its header is cut short)" : "");
         return -ENOEXEC;
     }
     if (gelf_getclass(elf) != ELFCLASS64) {
         xu_error(b->log, "%s is a 32-bit ELF file: only 64-bit guests are profiled", b->path);
         return -ENOEXEC;
     }
+    if (ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
+        xu_error(b->log, "%s is a big-endian ELF file: the guests profiled are little-endian",
+                 b->path);
+        return -ENOEXEC;
+    }
     st->machine = ehdr.e_machine;
+    if (machine != EM_NONE && ehdr.e_machine != machine) {
+        xu_error(b->log, "%s is an ELF file for %s (e_machine %u), not for this %s guest",
+                 b->path, machine_name(ehdr.e_machine), ehdr.e_machine, machine_name(machine));
+        return -ENOEXEC;
+    }
     if (elf_getshdrnum(elf, &shnum) < 0 || shnum > MAX_SECTIONS) {
         xu_error(b->log, "%s: unreadable section headers: %s", b->path, elf_errmsg(-1));
         return -ENOEXEC;
+    }
+    /* what the header declares: libelf reports 0 sections when it cannot
+     * read them, which must not pass for a file without any */
+    declared = ehdr.e_shnum ? ehdr.e_shnum : shnum;
+    if ((declared > 0 || ehdr.e_shoff) && ehdr.e_shentsize != sizeof(Elf64_Shdr)) {
+        xu_error(b->log, "%s: section headers of %u bytes, not %zu: a damaged ELF file",
+                 b->path, ehdr.e_shentsize, sizeof(Elf64_Shdr));
+        return -ENOEXEC;
+    }
+    if ((declared > 0 || ehdr.e_shoff) &&
+        (shnum == 0 || !in_file(b, ehdr.e_shoff, (uint64_t)declared * sizeof(Elf64_Shdr)))) {
+        xu_error(b->log, "%s: its %zu section headers at offset %llu lie past the end of the "
+                 "file (%llu bytes): truncated or damaged", b->path, declared,
+                 (unsigned long long)ehdr.e_shoff, (unsigned long long)b->file_size);
+        return -ENOEXEC;
+    }
+    if (shnum == 0) {
+        xu_error(b->log, "%s has no section headers, so no symbol table: pass the unstripped "
+                 "ELF with --elf, e.g. the .dbg file", b->path);
+        return -ENODATA;
     }
     b->secs = calloc(shnum ? shnum : 1, sizeof(*b->secs));
     if (!b->secs)
@@ -349,8 +451,10 @@ static int read_elf(struct builder *b, Elf *elf, struct xu_symtab *st)
         GElf_Shdr sh;
 
         i = elf_ndxscn(scn);
-        if (i >= shnum || !gelf_getshdr(scn, &sh))
+        if (i >= shnum || !gelf_getshdr(scn, &sh)) {
+            bad_headers++;
             continue;
+        }
         b->secs[i].addr = sh.sh_addr;
         b->secs[i].size = sh.sh_size;
         b->secs[i].exec = (sh.sh_flags & SHF_EXECINSTR) != 0;
@@ -380,6 +484,14 @@ static int read_elf(struct builder *b, Elf *elf, struct xu_symtab *st)
         if (rc < 0)
             return rc;
     }
+    if (bad_headers)
+        problem(b, "%zu of its section headers cannot be read", bad_headers);
+    if (b->n == 0 && b->problem[0]) {
+        xu_error(b->log, "%s: no symbols read: %s", b->path, b->problem);
+        return -ENOEXEC;
+    }
+    if (b->problem[0])
+        xu_warn(b->log, "%s: %s (the other symbols are used)", b->path, b->problem);
     if (b->n == 0) {
         xu_error(b->log, "%s has no symbol table (stripped?): pass the unstripped ELF "
                  "with --elf, e.g. the .dbg file", b->path);
@@ -389,6 +501,12 @@ static int read_elf(struct builder *b, Elf *elf, struct xu_symtab *st)
 }
 
 int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out)
+{
+    return xu_symtab_open_for(path, EM_X86_64, log, out);
+}
+
+int xu_symtab_open_for(const char *path, unsigned int machine, struct xu_log *log,
+                       struct xu_symtab **out)
 {
     struct builder b = { .path = path, .log = log };
     struct xu_symtab *st = NULL;
@@ -413,6 +531,13 @@ int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out)
         xu_error(log, "%s is a directory, not an ELF file", path);
         goto out;
     }
+    b.file_size = (uint64_t)sb.st_size;
+    if (b.file_size > MAX_FILE_BYTES) {
+        rc = -EFBIG;
+        xu_error(log, "%s is larger than %llu GiB: not a guest's ELF file we read", path,
+                 (unsigned long long)(MAX_FILE_BYTES >> 30));
+        goto out;
+    }
     /* ELF_C_READ, not _MMAP: a file truncated under us must not SIGBUS */
     elf = elf_begin(fd, ELF_C_READ, NULL);
     if (!elf) {
@@ -425,7 +550,7 @@ int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out)
         rc = -ENOMEM;
         goto out;
     }
-    rc = read_elf(&b, elf, st);
+    rc = read_elf(&b, elf, machine, st);
     if (rc < 0) {
         if (rc == -ENOMEM)
             xu_error(log, "%s: out of memory reading symbols", path);

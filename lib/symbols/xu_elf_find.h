@@ -52,6 +52,7 @@ struct xu_elf_find_config {
     const char *elf;            /* --elf, or NULL */
     const char *kernel;         /* the domain's kernel path, or NULL if unknown */
     const char *debug_root;     /* NULL: XU_DEBUG_ROOT (tests point it elsewhere) */
+    unsigned int machine;       /* the guest's ELF e_machine; 0: EM_X86_64 */
 };
 
 struct xu_elf_choice {

@@ -32,12 +32,18 @@ struct xu_symbol {
 };
 
 /*
- * Read the symbols of the ELF file at path.
- * Errors: -ENOENT/-EACCES (cannot open), -ENOEXEC (not an ELF file, or not
- * one we read), -ENODATA (stripped: no .symtab nor .dynsym with function
- * symbols), -ENOMEM.  The logger says which.
+ * Read the symbols of the ELF file at path, built for machine (the guest's
+ * architecture as an ELF e_machine: EM_X86_64, EM_AARCH64; EM_NONE takes
+ * any).  xu_symtab_open() expects EM_X86_64.
+ * Errors: -ENOENT/-EACCES (cannot open), -ENOEXEC (not an ELF file, one for
+ * another machine, big-endian, or damaged: truncated, section headers past
+ * its end, a symbol table without its strings), -ENODATA (stripped: no
+ * .symtab nor .dynsym with function symbols), -ENOMEM.  The logger says
+ * which, and what is wrong with a damaged file.
  */
 int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out);
+int xu_symtab_open_for(const char *path, unsigned int machine, struct xu_log *log,
+                       struct xu_symtab **out);
 void xu_symtab_free(struct xu_symtab *st);
 
 size_t xu_symtab_count(const struct xu_symtab *st);

@@ -218,19 +218,29 @@ static int add_fde(struct build *b, uint64_t start, uint64_t end, uint64_t cost,
     return 0;
 }
 
-/* Every FDE of one section (.eh_frame or .debug_frame). */
+static int unsafe_section(struct build *b, const char *name, uint64_t off)
+{
+    xu_warn(b->log, "%s: the entry at offset %#llx names a register above %u or does not "
+            "decode: the whole section is ignored", name, (unsigned long long)off,
+            CFI_MAX_DWARF_REG);
+    return 1;
+}
+
+/* Every FDE of one section (.eh_frame or .debug_frame): 0, 1 when the
+ * section must not be used at all, or -errno. */
 static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int src)
 {
     bool eh = src == SRC_EH_FRAME;
     Dwarf_Off off = 0, next, cie_off = (Dwarf_Off)-1;
     uint8_t cie_enc = 0;
     size_t cie_cost = 0;
+    bool cie_ok = false, cie_z = false;
     const char *name = eh ? ".eh_frame" : ".debug_frame";
 
     for (;;) {
         Dwarf_CFI_Entry e;
         const uint8_t *p, *end;
-        uint64_t start, range;
+        uint64_t start, range, aug_len;
         int r = dwarf_next_cfi(b->ident, data, eh, off, &next, &e);
 
         if (r > 0)
@@ -243,24 +253,44 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
         }
         if (dwarf_cfi_cie_p(&e))
             goto next_entry;
+        /*
+         * Every FDE's program is checked, the ones outside executable code
+         * too: libdw finds FDEs by address itself and may run any of them
+         * for an address a good FDE covers.  One that names an absurd
+         * register (cfi_priv.h) or does not decode, or whose CIE does not,
+         * makes the whole section unusable.
+         */
         if (e.fde.CIE_pointer != cie_off) {
             Dwarf_CFI_Entry c;
             Dwarf_Off cnext;
 
             if (dwarf_next_cfi(b->ident, data, eh, e.fde.CIE_pointer, &cnext, &c) != 0 ||
-                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, &cie_enc) < 0) {
-                b->ignored++;
-                goto next_entry;
-            }
+                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, &cie_enc) < 0)
+                return unsafe_section(b, name, off);
             cie_off = e.fde.CIE_pointer;
             cie_cost = (size_t)(c.cie.initial_instructions_end - c.cie.initial_instructions);
+            /* libdw sizes its register array by the return address
+             * column too */
+            cie_ok = c.cie.return_address_register <= CFI_MAX_DWARF_REG &&
+                     cfi_program_ok(c.cie.initial_instructions,
+                                    c.cie.initial_instructions_end, cie_enc);
+            cie_z = c.cie.augmentation[0] == 'z';
         }
         p = e.fde.start;
         end = e.fde.end;
-        if (rd_encoded(cie_enc, true, &p, end,
+        if (!cie_ok ||
+            rd_encoded(cie_enc, true, &p, end,
                        sec_addr + (uint64_t)(p - (const uint8_t *)data->d_buf), &start) < 0 ||
-            rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0 ||
-            range == 0 || start + range < start || !in_exec(b, start, start + range)) {
+            rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0)
+            return unsafe_section(b, name, off);
+        if (cie_z) {
+            if (rd_leb(&p, end, false, &aug_len) < 0 || aug_len > (uint64_t)(end - p))
+                return unsafe_section(b, name, off);
+            p += aug_len;
+        }
+        if (!cfi_program_ok(p, end, cie_enc))
+            return unsafe_section(b, name, off);
+        if (range == 0 || start + range < start || !in_exec(b, start, start + range)) {
             b->ignored++;
             goto next_entry;
         }
@@ -445,7 +475,11 @@ static Elf_Data *section_data(Elf *elf, size_t shstrndx, const char *want, uint6
         GElf_Shdr sh;
         const char *name;
 
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+        /* LLVM types .eh_frame SHT_X86_64_UNWIND (the x86-64 psABI's type
+         * for unwind tables); GNU as keeps SHT_PROGBITS.  Both are the same
+         * bytes. */
+        if (!gelf_getshdr(scn, &sh) ||
+            (sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_X86_64_UNWIND))
             continue;
         name = elf_strptr(elf, shstrndx, sh.sh_name);
         if (name && strcmp(name, want) == 0) {
@@ -532,10 +566,28 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
         xu_debug(log, "CFI: the ELF has neither .eh_frame nor .debug_frame");
         goto out;
     }
-    if (eh && (rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
-        goto out;
-    if (dbg && (rc = collect_fdes(&b, dbg, dbg_addr, SRC_DEBUG_FRAME)) < 0)
-        goto out;
+    if (eh) {
+        size_t before = b.nfdes;
+
+        if ((rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
+            goto out;
+        if (rc > 0) {
+            b.nfdes = before;
+            b.truncated = true;
+            eh = NULL;
+        }
+    }
+    if (dbg) {
+        size_t before = b.nfdes;
+
+        if ((rc = collect_fdes(&b, dbg, dbg_addr, SRC_DEBUG_FRAME)) < 0)
+            goto out;
+        if (rc > 0) {
+            b.nfdes = before;
+            b.truncated = true;
+            dbg = NULL;
+        }
+    }
     rc = -ENODATA;
     if (b.nfdes == 0) {
         xu_debug(log, "CFI: no FDE describes executable code");

@@ -117,4 +117,19 @@ void cfi_builder_dispose(struct cfi_builder *b);
 
 void cfi_rule_unpack(const struct cfi_rule *r, struct xu_cfi_row *out);
 
+/*
+ * Registers a CFI program may name (DWARF numbers): x86-64 uses 0..130,
+ * arm64 0..127 and its SVE registers up to 127 too.  libdw sizes a frame's
+ * register array by the highest register a program names, so a hostile
+ * "DW_CFA_offset_extended 100000000" would have it allocate gigabytes.
+ */
+#define CFI_MAX_DWARF_REG 1023u
+
+/*
+ * Whether the CFI program [p, end) decodes cleanly and names no register
+ * above CFI_MAX_DWARF_REG.  addr_enc is the DW_EH_PE_* encoding of
+ * DW_CFA_set_loc's operand (the FDE's pointer encoding).
+ */
+bool cfi_program_ok(const uint8_t *p, const uint8_t *end, uint8_t addr_enc);
+
 #endif

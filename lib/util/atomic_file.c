@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/atomic_track.h"
 #include "util/xu_atomic_file.h"
 
 #define NEW_FILE_MODE 0644
@@ -49,6 +50,55 @@ static uint64_t random_suffix(unsigned int attempt)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     r = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ ((uint64_t)getpid() << 16) ^ attempt;
     return r * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * The FILE writes through these so that a failed write's errno is kept:
+ * stdio only keeps "an error happened", and by the time a writer's
+ * ferror() check or fclose() reports it, errno may say anything.
+ */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
+{
+    struct xu_atomic_file *af = cookie;
+    size_t done = 0;
+
+    while (done < size) {
+        ssize_t n = write(af->fd, buf + done, size - done);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n == 0)
+                errno = EIO;
+            if (!af->write_errno)
+                af->write_errno = errno;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+static int cookie_close(void *cookie)
+{
+    struct xu_atomic_file *af = cookie;
+    int rc = close(af->fd);
+
+    af->fd = -1;
+    return rc;
+}
+
+static FILE *open_stream(struct xu_atomic_file *af, int fd)
+{
+    static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
+
+    af->fd = fd;
+    return fopencookie(af, "w", io);
+}
+
+int xu_atomic_reason(const struct xu_atomic_file *af, int rc)
+{
+    return rc == -EIO && af && af->write_errno ? -af->write_errno : rc;
 }
 
 /* "<dir>/.<name>." without the random part, or NULL. */
@@ -77,14 +127,23 @@ static struct xu_atomic_file *open_in_place(const char *path)
     struct xu_atomic_file *af = calloc(1, sizeof(*af));
     int err;
 
+    int fd = -1;
+
     if (!af || !(af->path = strdup(path)))
         goto fail;
-    af->f = fopen(path, "we");
+    af->fd = -1;
+    af->track_slot = -1;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, NEW_FILE_MODE);
+    if (fd < 0)
+        goto fail;
+    af->f = open_stream(af, fd);
     if (!af->f)
         goto fail;
     return af;
 fail:
     err = errno ? errno : ENOMEM;
+    if (fd >= 0)
+        close(fd);
     if (af)
         free(af->path);
     free(af);
@@ -141,6 +200,10 @@ struct xu_atomic_file *xu_atomic_open(const char *path)
         goto out;
     }
     af = calloc(1, sizeof(*af));
+    if (af) {
+        af->fd = -1;
+        af->track_slot = -1;
+    }
     if (!af || !(af->path = strdup(path)) || !(prefix = tmp_prefix(path))) {
         err = errno ? errno : ENOMEM;
         goto out;
@@ -170,12 +233,13 @@ struct xu_atomic_file *xu_atomic_open(const char *path)
         err = errno;
         goto out;
     }
+    af->track_slot = xu_atomic_track(af->tmp_path);
     if (stat(path, &stbuf) == 0 && S_ISREG(stbuf.st_mode) &&
         fchmod(fd, stbuf.st_mode & 07777) < 0) {
         err = errno;
         goto out;
     }
-    af->f = fdopen(fd, "w");
+    af->f = open_stream(af, fd);
     if (!af->f) {
         err = errno;
         goto out;
@@ -189,6 +253,8 @@ out:
         close(fd);
         unlink(af->tmp_path);
     }
+    if (af)
+        xu_atomic_untrack(af->track_slot);
     if (af) {
         free(af->path);
         free(af->tmp_path);
@@ -231,25 +297,27 @@ int xu_atomic_commit(struct xu_atomic_file *af)
     /* ferror first: a writer that ignored a failed fprintf is caught here */
     if (ferror(af->f))
         rc = -EIO;
-    else if (fflush(af->f) != 0 || (af->tmp_path && fsync(fileno(af->f)) != 0))
+    else if (fflush(af->f) != 0 || (af->tmp_path && fsync(af->fd) != 0))
         rc = -errno;
+    if (fclose(af->f) != 0 && rc == 0)
+        rc = -errno;
+    af->f = NULL;
+    /* the write's own errno (ENOSPC, EDQUOT) rather than stdio's EIO */
+    if (af->write_errno && (rc == 0 || rc == -EIO))
+        rc = -af->write_errno;
     if (!af->tmp_path) {
         /* written in place: nothing to rename */
-        if (fclose(af->f) != 0 && rc == 0)
-            rc = -errno;
         free(af->path);
         free(af);
         return rc;
     }
-    if (fclose(af->f) != 0 && rc == 0)
-        rc = -errno;
-    af->f = NULL;
     if (rc == 0 && rename(af->tmp_path, af->path) != 0)
         rc = -errno;
     if (rc < 0)
         unlink(af->tmp_path);
     else
         sync_dir(af->path);
+    xu_atomic_untrack(af->track_slot);
     free(af->path);
     free(af->tmp_path);
     free(af);
@@ -264,6 +332,7 @@ void xu_atomic_abort(struct xu_atomic_file *af)
         fclose(af->f);
     if (af->tmp_path)
         unlink(af->tmp_path);
+    xu_atomic_untrack(af->track_slot);
     free(af->path);
     free(af->tmp_path);
     free(af);

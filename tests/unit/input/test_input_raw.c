@@ -359,6 +359,38 @@ static void test_read_path(void **state)
     assert_null(in);
 }
 
+/* Counts that would wrap: refused with an error, not summed modulo 2^64. */
+static void test_counts_bounded(void **state)
+{
+    char *text;
+    size_t i, n = 65537, len = 0;
+
+    (void)state;
+    /* one line over the bound */
+    read_text("a;b 281474976710657\n", XU_INPUT_FOLDED, NULL, -ENODATA);
+    /* each line at the bound, the sum over it */
+    text = malloc(n * 32 + 1);
+    assert_non_null(text);
+    for (i = 0; i < n; i++)
+        len += (size_t)sprintf(text + len, "a;b 281474976710656\n");
+    read_text(text, XU_INPUT_FOLDED, NULL, -EOVERFLOW);
+    /* the same with walks that have no frame: only counted, still bounded */
+    len = 0;
+    for (i = 0; i < n; i++)
+        len += (size_t)sprintf(text + len, "[incomplete] 281474976710656\n");
+    read_text(text, XU_INPUT_FOLDED, NULL, -EOVERFLOW);
+    free(text);
+}
+
+/* Input that is not a trace is refused, not read as one garbage sample. */
+static void test_raw_not_a_trace(void **state)
+{
+    (void)state;
+    read_text("\x7f" "ELF garbage with no terminator\nmore garbage\n", XU_INPUT_RAW, NULL,
+              -EINVAL);
+    read_text("random words\n", XU_INPUT_AUTO, NULL, -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_folded),
         cmocka_unit_test(test_folded_hostile),
         cmocka_unit_test(test_read_path),
+        cmocka_unit_test(test_counts_bounded),
+        cmocka_unit_test(test_raw_not_a_trace),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,20 +240,26 @@ static void test_raw_offline_and_empty(void **state)
 static void test_raw_with_names(void **state)
 {
     struct fixture *fx = *state;
-    static const char *const names[] = { "do_work", "main", "bad\nname" };
-    static const struct xu_frame_names fn = { names, 3 };
+    /* names a reader would not take back as the same frame: a line break,
+     * a terminator ("0"), a count, a comment, blanks, control characters */
+    static const char *const names[] = { "do_work", "main", "bad\nname", "0", "42",
+                                         "#x", " pad ", "tab\there", "" };
+    static const struct xu_frame_names fn = { names, 9 };
     static const uint64_t a[] = { 0, 1 };
     static const uint64_t b[] = { 2, 9 };
+    static const uint64_t c[] = { 3, 4, 5, 6, 7, 8 };
 
     add(fx, 0, XU_WALK_COMPLETE, 1, 2, a);
     add(fx, 0, XU_WALK_COMPLETE, 1, 2, b);
+    add(fx, 0, XU_WALK_COMPLETE, 1, 6, c);
     fx->ctx.names = &fn;
     assert_renders(&xu_output_raw, &fx->ctx,
         "#unikernel stack tracer using xencall hypercall interface\n"
         "#tracing domid 7 on 2023-11-14 22:13:20 UTC (+0000)\n"
         "\n"
         "do_work\nmain\n1\n\n"
-        "bad\n0x9\n1\n\n");
+        "bad?name\n0x9\n1\n\n"
+        "0+0x0\n42+0x0\n?x\n?pad?\ntab?here\n?\n1\n\n");
 }
 
 /* ---------------------------------------------------------------- folded */
@@ -508,6 +515,74 @@ static void test_atomic_abort(void **state)
     assert_int_equal(strays(fx->dir, ""), 0);
 }
 
+/* A full disk is reported as such: ENOSPC, not the EIO of a failed fprintf. */
+static void test_atomic_full_disk(void **state)
+{
+    struct fixture *fx = *state;
+    struct xu_atomic_file *af;
+    int i;
+
+    add_standard_stacks(fx);
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    assert_int_equal(xu_output_write_path(&xu_output_raw, "/dev/full", &fx->ctx), -ENOSPC);
+    af = xu_atomic_open("/dev/full");
+    assert_non_null(af);
+    for (i = 0; i < 10000; i++)
+        fputs("a line that will not fit\n", af->f);
+    assert_int_equal(xu_atomic_commit(af), -ENOSPC);
+}
+
+/* Killed between open and commit: the handlers remove the temporary file,
+ * and the process still dies of the signal. */
+static void test_atomic_removed_on_signal(void **state)
+{
+    struct fixture *fx = *state;
+    int status;
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct xu_atomic_file *af;
+
+        if (xu_atomic_cleanup_on_signals() < 0)
+            _exit(3);
+        af = xu_atomic_open(fx->out);
+        if (!af || access(af->tmp_path, F_OK) != 0)
+            _exit(4);
+        fputs("half written", af->f);
+        raise(SIGTERM);
+        _exit(5);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(strays(fx->dir, ""), 0);
+    assert_int_equal(access(fx->out, F_OK), -1);
+}
+
+/* A profile whose raw form would be absurdly large is refused, unwritten. */
+static void test_raw_refuses_huge_counts(void **state)
+{
+    struct fixture *fx = *state;
+    static const uint64_t a[] = { 0x1010, 0x1050 };
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    add(fx, 0, XU_WALK_COMPLETE, 9999999999999ULL, 2, a);
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(xu_output_raw.write(f, &fx->ctx), -EFBIG);
+    fclose(f);
+    assert_int_equal(len, 0);
+    free(buf);
+    /* through the path: nothing is left behind */
+    assert_int_equal(xu_output_write_path(&xu_output_raw, fx->out, &fx->ctx), -EFBIG);
+    assert_int_equal(access(fx->out, F_OK), -1);
+    assert_int_equal(strays(fx->dir, ""), 0);
+}
+
 /* A link is followed: the file it names is replaced, the link stays. */
 static void test_atomic_through_symlink(void **state)
 {
@@ -635,6 +710,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_write_new_file_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_bad_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_abort, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_full_disk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_removed_on_signal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_raw_refuses_huge_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_through_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_fifo_written_in_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_stdout, setup, teardown),

@@ -130,6 +130,25 @@ static void test_rejects_bad_input(void **state)
     xu_profile_free(p);
 }
 
+/* The total is bounded: a count that would pass it is refused, uncounted. */
+static void test_total_bounded(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    struct xu_profile_totals t;
+    static const uint64_t pcs[] = { 0x10, 0x20 };
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 0, pcs, 2, XU_WALK_COMPLETE, XU_PROFILE_MAX_SAMPLES - 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, pcs, 1, XU_WALK_COMPLETE, 2), -EOVERFLOW);
+    assert_int_equal(xu_profile_add(p, 0, pcs, 1, XU_WALK_COMPLETE, UINT64_MAX), -EOVERFLOW);
+    assert_int_equal(xu_profile_add(p, 0, pcs, 1, XU_WALK_COMPLETE, 1), 0);
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(t.samples, XU_PROFILE_MAX_SAMPLES);
+    assert_int_equal(t.stacks, 2);
+    xu_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_many_stacks_all_findable),
         cmocka_unit_test(test_unique_addrs_adjusts_return_addresses),
         cmocka_unit_test(test_rejects_bad_input),
+        cmocka_unit_test(test_total_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <elf.h>
+
 #include "mkelf.h"
 #include "symbols/xu_symbols.h"
 
@@ -391,6 +393,90 @@ static void test_truncated_elf(void **state)
     assert_null(st);
 }
 
+/* Overwrite len bytes at off of the file at path. */
+static void patch(const char *path, off_t off, const void *v, size_t len)
+{
+    int fd = open(path, O_RDWR);
+
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, v, len, off), (ssize_t)len);
+    close(fd);
+}
+
+/* Offset of the section header of the first section of type type. */
+static off_t find_shdr(const char *path, uint32_t type)
+{
+    Elf64_Ehdr eh;
+    Elf64_Shdr sh;
+    int fd = open(path, O_RDONLY);
+    unsigned int i;
+    off_t found = -1;
+
+    assert_true(fd >= 0);
+    assert_int_equal(pread(fd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+    for (i = 0; i < eh.e_shnum && found < 0; i++) {
+        off_t at = (off_t)(eh.e_shoff + (uint64_t)i * sizeof(sh));
+
+        assert_int_equal(pread(fd, &sh, sizeof(sh), at), (ssize_t)sizeof(sh));
+        if (sh.sh_type == type)
+            found = at;
+    }
+    close(fd);
+    assert_true(found >= 0);
+    return found;
+}
+
+/* A damaged or foreign file is not "stripped": the error says what is wrong. */
+static void test_damaged_elf_says_why(void **state)
+{
+    struct fixture *fx = *state;
+    static const struct mkelf_sym syms[] = {
+        { "f", 0x1200, 0x30, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    static const struct {
+        off_t off;              /* -1: the .symtab's sh_link, -2: its sh_offset */
+        uint64_t value;
+        size_t len;
+        const char *says;
+    } cases[] = {
+        { EI_DATA, ELFDATA2MSB, 1, "big-endian" },
+        { offsetof(Elf64_Ehdr, e_machine), EM_AARCH64, 2, "for arm64" },
+        { offsetof(Elf64_Ehdr, e_shnum), 0xffff, 2, "past the end of the file" },
+        { offsetof(Elf64_Ehdr, e_shoff), 0x7fffffff0000ULL, 8, "past the end of the file" },
+        { -1, 1, 4, "not a string table" },
+        { -2, 0x7fffff00, 8, "symbol table (section" },
+    };
+    struct xu_symtab *st = NULL;
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        off_t off = cases[i].off;
+
+        assert_int_equal(mkelf_write(fx->path, 0x1000, 0x100, syms, 1, 0), 0);
+        if (off < 0)
+            off = find_shdr(fx->path, SHT_SYMTAB) + (cases[i].off == -1
+                  ? (off_t)offsetof(Elf64_Shdr, sh_link) : (off_t)offsetof(Elf64_Shdr, sh_offset));
+        patch(fx->path, off, &cases[i].value, cases[i].len);
+        assert_int_equal(xu_symtab_open(fx->path, &fx->log, &st), -ENOEXEC);
+        assert_null(st);
+        if (!strstr(fx->last_msg, cases[i].says))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, fx->last_msg, cases[i].says);
+        assert_null(strstr(fx->last_msg, "stripped"));
+    }
+    /* the machine is the caller's: an arm64 guest wants EM_AARCH64 */
+    assert_int_equal(mkelf_write(fx->path, 0x1000, 0x100, syms, 1, 0), 0);
+    patch(fx->path, offsetof(Elf64_Ehdr, e_machine), &(uint16_t){ EM_AARCH64 }, 2);
+    assert_int_equal(xu_symtab_open_for(fx->path, EM_AARCH64, &fx->log, &st), 0);
+    assert_int_equal(xu_symtab_machine(st), EM_AARCH64);
+    xu_symtab_free(st);
+    st = NULL;
+    /* cut through the section headers: truncated, not stripped */
+    assert_int_equal(mkelf_write(fx->path, 0x1000, 0x100, syms, 1, 0), 0);
+    assert_int_equal(truncate(fx->path, find_shdr(fx->path, SHT_SYMTAB)), 0);
+    assert_int_equal(xu_symtab_open(fx->path, &fx->log, &st), -ENOEXEC);
+    assert_non_null(strstr(fx->last_msg, "truncated"));
+}
+
 static void test_missing_file(void **state)
 {
     struct fixture *fx = *state;
@@ -545,6 +631,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stripped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_elf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_elf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_damaged_elf_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_build_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_symbols, setup, teardown),

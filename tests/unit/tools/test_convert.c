@@ -292,6 +292,41 @@ static void test_convert_failures(void **state)
     assert_non_null(strstr(fx->text, "no samples"));
 }
 
+/* Inputs that would make absurd or wrapped output: an error, exit 1, and
+ * no output file (not even a temporary one). */
+static void test_convert_refuses_absurd_counts(void **state)
+{
+    struct fixture *fx = *state;
+    char *text = malloc(65537 * 24 + 1);
+    size_t i, len = 0;
+    struct stat sb;
+
+    write_file(fx->folded, "a;b 9999999999999\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "raw", "-o", fx->out, fx->folded,
+                         NULL), XU_EXIT_FAILURE);
+    assert_non_null(strstr(fx->text, "64 GiB"));
+    assert_int_equal(stat(fx->out, &sb), -1);
+    /* 65537 lines of 2^48: the sum would pass 2^64 / 65536 */
+    assert_non_null(text);
+    for (i = 0; i < 65537; i++)
+        len += (size_t)sprintf(text + len, "a;b 281474976710656\n");
+    write_file(fx->folded, text);
+    free(text);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "report", "-o", fx->out,
+                         fx->folded, NULL), XU_EXIT_FAILURE);
+    assert_non_null(strstr(fx->text, "samples in all"));
+    assert_int_equal(stat(fx->out, &sb), -1);
+    assert_int_equal(run(fx, xu_cmd_diff, "diff", "-o", fx->out, fx->folded, fx->folded,
+                         NULL), XU_EXIT_FAILURE);
+    assert_int_equal(stat(fx->out, &sb), -1);
+    /* bytes that are no trace */
+    write_file(fx->folded, "\x7f" "ELF\x02\x01\x01 not a trace\n\x01\x02\x03\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-i", "raw", "-f", "folded", "-o",
+                         fx->out, fx->folded, NULL), XU_EXIT_FAILURE);
+    assert_non_null(strstr(fx->text, "not a raw trace"));
+    assert_int_equal(stat(fx->out, &sb), -1);
+}
+
 static void test_diff(void **state)
 {
     struct fixture *fx = *state;
@@ -324,6 +359,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_convert_folded_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_refuses_absurd_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_diff, setup, teardown),
     };
 

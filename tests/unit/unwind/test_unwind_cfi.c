@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdarg.h>
@@ -26,12 +27,16 @@
 #include <cmocka.h>
 
 #include "sim_guest.h"
+#include "unwind/cfi_priv.h"
 #include "unwind/xu_cfi.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
 
 #define FIXTURE     XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture.elf"
 #define FIXTURE_DBG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_dbg.elf"
+/* the same source assembled and linked by clang: .eh_frame is then of type
+ * SHT_X86_64_UNWIND; absent when configure found no clang */
+#define FIXTURE_CLANG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_clang.elf"
 
 /* Two stacks of our own, away from sim_guest's: the interrupt stack is the
  * higher one, so returning from an interrupt moves the stack pointer down. */
@@ -59,10 +64,13 @@ static struct xu_log *quiet(void)
 
 /* ------------------------------------------------------------------ symbols */
 
+/* The file sym() reads: the fixture whose rules are being checked. */
+static const char *sym_file = FIXTURE;
+
 /* Address of a global label of the fixture, read with libelf. */
 static uint64_t sym(const char *name)
 {
-    int fd = open(FIXTURE, O_RDONLY);
+    int fd = open(sym_file, O_RDONLY);
     Elf *elf;
     Elf_Scn *scn = NULL;
     uint64_t addr = 0;
@@ -218,6 +226,9 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
 
+    /* setup failed before it handed the fixture over: nothing to free */
+    if (!f)
+        return 0;
     free(f->image);
     xu_cfi_free(f->cfi);
     xu_cfi_free(f->cfi_dbg);
@@ -326,6 +337,46 @@ static void test_table_from_debug_frame(void **state)
     assert_false(st.truncated);
     assert_int_equal(st.fdes, 6);
     check_fixture_rules(f->cfi_dbg);
+}
+
+static void test_table_from_clang_eh_frame(void **state)
+{
+    struct xu_cfi_table *t = NULL;
+    struct xu_cfi_stats st;
+
+    (void)state;
+    if (access(FIXTURE_CLANG, R_OK) != 0)
+        skip();
+    assert_int_equal(xu_cfi_open(FIXTURE_CLANG, NULL, quiet(), &t), 0);
+    xu_cfi_get_stats(t, &st);
+    assert_true(st.from_eh_frame);
+    assert_int_equal(st.fdes, 6);
+    sym_file = FIXTURE_CLANG;
+    check_fixture_rules(t);
+    sym_file = FIXTURE;
+    xu_cfi_free(t);
+}
+
+/* Programs naming absurd registers never reach libdw, which would size its
+ * register array by them (gigabytes for one FDE of a hostile file). */
+static void test_program_register_bound(void **state)
+{
+    static const uint8_t ok[] = { DW_CFA_def_cfa, 7, 8, DW_CFA_offset + 16, 1,
+                                  DW_CFA_offset_extended, 0xff, 0x07, 2, DW_CFA_nop };
+    static const uint8_t huge[] = { DW_CFA_offset_extended, 0x80, 0xc2, 0xd7, 0x2f, 1 };
+    static const uint8_t huge_expr[] = { DW_CFA_expression, 0x80, 0x10, 1, DW_OP_nop };
+    static const uint8_t cut[] = { DW_CFA_def_cfa, 7 };
+    static const uint8_t unknown[] = { 0x3f };
+    static const uint8_t set_loc[] = { DW_CFA_set_loc, 1, 2, 3, 4, DW_CFA_nop };
+
+    (void)state;
+    assert_true(cfi_program_ok(ok, ok + sizeof(ok), DW_EH_PE_pcrel | DW_EH_PE_sdata4));
+    assert_false(cfi_program_ok(huge, huge + sizeof(huge), 0));
+    assert_false(cfi_program_ok(huge_expr, huge_expr + sizeof(huge_expr), 0));
+    assert_false(cfi_program_ok(cut, cut + sizeof(cut), 0));
+    assert_false(cfi_program_ok(unknown, unknown + sizeof(unknown), 0));
+    assert_true(cfi_program_ok(set_loc, set_loc + sizeof(set_loc), DW_EH_PE_sdata4));
+    assert_false(cfi_program_ok(set_loc, set_loc + sizeof(set_loc), DW_EH_PE_absptr));
 }
 
 /* ------------------------------------------------------------------- walks */
@@ -912,6 +963,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table_from_eh_frame),
         cmocka_unit_test(test_table_from_debug_frame),
+        cmocka_unit_test(test_table_from_clang_eh_frame),
+        cmocka_unit_test(test_program_register_bound),
         cmocka_unit_test(test_push_pop_chain),
         cmocka_unit_test(test_remembered_state),
         cmocka_unit_test(test_leaf_and_prologue),

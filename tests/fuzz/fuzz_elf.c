@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fuzz_elf.c - a hostile ELF file: symbols, the symboliser, CFI building,
+ * choosing the ELF and matching it against a guest.
+ *
+ * The input is the file.  It is read the ways the tool reads an ELF it is
+ * given: xu_symtab_open (by path: the harness keeps the input in a memfd),
+ * lookups and the symboliser over addresses taken from the file's own
+ * symbols and a sweep, xu_cfi_from_memory with a small row cap and lookups
+ * in the table, xu_elf_find with the file as --elf, and xu_elf_match_check
+ * against a small simulated guest.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "sim_guest.h"
+#include "mem/xu_mem.h"
+#include "symbols/xu_elf_find.h"
+#include "symbols/xu_symbols.h"
+#ifdef HAVE_LIBDW
+#include "unwind/xu_cfi.h"
+#endif
+
+struct guest {
+    struct sim_guest g;
+    struct xu_target t;
+    struct xu_mem *m;
+    struct xu_vcpu_regs regs;
+};
+
+/* The guest the file is matched against: built once, never changed. */
+static struct guest *guest(void)
+{
+    static struct guest gs;
+    static int state;   /* 0 not built, 1 ready, -1 failed */
+    static const uint64_t pcs[] = { SIM_TEXT_BASE + 0x10, SIM_TEXT_BASE + 0x40 };
+
+    if (state == 0) {
+        state = -1;
+        if (sim_guest_init(&gs.g, XU_GUEST_PVH, 1, 256) == 0 &&
+            xu_sim_target_open(gs.g.sim, &gs.t, xu_fuzz_log()) == 0 &&
+            (gs.m = xu_mem_new(&gs.t, NULL)) &&
+            sim_guest_chain(&gs.g, 0, pcs, 2, &gs.regs) == 0)
+            state = 1;
+    }
+    return state == 1 ? &gs : NULL;
+}
+
+/* The input as a file with a path, reusing one memfd. */
+static const char *as_file(const uint8_t *data, size_t size)
+{
+    static int fd = -1;
+    static char path[64];
+
+    if (fd < 0) {
+        fd = memfd_create("fuzz-elf", MFD_CLOEXEC);
+        if (fd < 0)
+            return NULL;
+        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    }
+    if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+        return NULL;
+    return path;
+}
+
+static void symbols(const char *path)
+{
+    struct xu_symtab *st = NULL;
+    struct xu_symbolizer *sz;
+    uint64_t addrs[64];
+    size_t n = 0, i;
+    const struct xu_symbol *sym;
+
+    if (xu_symtab_open(path, xu_fuzz_log(), &st) < 0)
+        return;
+    xu_symtab_count(st);
+    /* a sweep of low and kernel addresses; around each symbol found, its
+     * start, its end and the byte before it */
+    for (i = 0; n < 64; i++) {
+        uint64_t a = (uint64_t)i * 0x1000 + (i & 7);
+
+        addrs[n++] = i & 1 ? a : SIM_TEXT_BASE + a;
+    }
+    for (i = 0; i < n; i++) {
+        sym = xu_symtab_lookup(st, addrs[i]);
+        if (sym) {
+            xu_symtab_find(st, sym->name);
+            xu_symtab_lookup(st, sym->start + sym->size);
+            xu_symtab_lookup(st, sym->start - 1);
+        }
+    }
+    xu_symtab_build_id(st, &i);
+    xu_symtab_machine(st);
+    /* the symboliser wants its addresses sorted and unique */
+    for (i = 1; i < n; i++) {
+        uint64_t v = addrs[i];
+        size_t j = i;
+
+        while (j > 0 && addrs[j - 1] > v) {
+            addrs[j] = addrs[j - 1];
+            j--;
+        }
+        addrs[j] = v;
+    }
+    sz = xu_symbolizer_new(st, addrs, n);
+    if (sz) {
+        for (i = 0; i < n; i++)
+            xu_symbolizer_name(sz, addrs[i], &sym);
+        xu_symbolizer_free(sz);
+    }
+    xu_symtab_free(st);
+}
+
+static void cfi(const uint8_t *data, size_t size)
+{
+#ifdef HAVE_LIBDW
+    struct xu_cfi_config cfg = { .max_rows = 4096, .max_work = 1u << 20 };
+    struct xu_cfi_table *t = NULL;
+    struct xu_cfi_stats stats;
+    struct xu_cfi_row r;
+    unsigned int i;
+
+    if (xu_cfi_from_memory(data, size, &cfg, xu_fuzz_log(), &t) < 0)
+        return;
+    xu_cfi_get_stats(t, &stats);
+    for (i = 0; i < 256; i++)
+        xu_cfi_lookup(t, 0x400000 + (uint64_t)i * 0x40, &r);
+    xu_cfi_lookup(t, 0, &r);
+    xu_cfi_lookup(t, UINT64_MAX, &r);
+    xu_cfi_free(t);
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
+static void find_and_match(const char *path)
+{
+    struct xu_elf_find_config cfg = { .elf = path, .debug_root = "/nonexistent" };
+    struct xu_elf_choice c;
+    struct xu_elf_match mr;
+    struct guest *g = guest();
+
+    xu_elf_choice_init(&c);
+    xu_elf_find(&cfg, xu_fuzz_log(), &c);
+    xu_elf_choice_dispose(&c);
+    if (!g)
+        return;
+    xu_mem_begin(g->m);
+    xu_mem_set_context(g->m, &g->regs);
+    xu_elf_match_check(path, g->m, xu_fuzz_log(), &mr);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = as_file(data, size);
+
+    if (!path)
+        return 0;
+    symbols(path);
+    cfi(data, size);
+    find_and_match(path);
+    return 0;
+}

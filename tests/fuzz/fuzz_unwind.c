@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fuzz_unwind.c - the x86-64 page walk and the unwinders on a guest whose
+ * registers, page tables, CFI and stack come from the input.
+ *
+ * The simulated guest (tests/helpers) starts with real four-level tables
+ * mapping one text page and STACK_PAGES stack pages; the input then
+ *
+ *   header  flags, counts, and the vCPU's registers (fill_regs)
+ *   rows    CFI rows for the text page (struct in_row each)
+ *   ptes    entries written over the tables on the way to a chosen page,
+ *           at a chosen level (struct in_pte each): hostile tables
+ *   words   raw 64-bit words written into chosen physical frames
+ *   stack   the rest: the top of the stack
+ *
+ * and the walk runs with the frame-pointer, CFI or auto unwinder, followed
+ * by translations and reads of the addresses the input names.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "sim_guest.h"
+#include "mem/xu_mem.h"
+#include "unwind/xu_unwind.h"
+#ifdef HAVE_LIBDW
+#include "unwind/xu_cfi.h"
+#endif
+
+#define NR_FRAMES 32
+#define STACK_PAGES 8
+#define STACK_LEN ((uint64_t)STACK_PAGES << 12)
+#define STACK_TOP (SIM_STACK_BASE + STACK_LEN)
+#define MAX_ROWS 16
+#define MAX_PTES 8
+#define MAX_WORDS 16
+#define MAX_DEPTH 64
+
+/* Everything fixed-size is read little-endian from the input as is. */
+struct in_header {
+    uint8_t flags;              /* bits 0-1 unwinder, 2 PV, 3-5 paging, 6 absolute regs */
+    uint8_t nrows, nptes, nwords;
+    uint8_t depth;              /* max depth, 0 = MAX_DEPTH */
+    uint8_t env;                /* bit 0 hypercall page, 1 an upcall entry, 2 code bytes */
+    uint8_t entry_at, entry_len; /* the upcall entry in the text page, 16-byte units */
+    uint64_t ip, sp, fp, pt_root;
+} __attribute__((packed));
+
+struct in_row {
+    uint16_t start, len;        /* offsets into the text page */
+    uint8_t kind, reg_ra_fp_sp; /* enums packed two bits each */
+    uint8_t signal, pad;
+    int16_t cfa_off, ra_off, fp_off, sp_off;
+} __attribute__((packed));
+
+struct in_pte {
+    uint8_t page;               /* 0..STACK_PAGES-1 a stack page, else the text page */
+    uint8_t level;              /* 1..4 */
+    uint64_t pte;
+} __attribute__((packed));
+
+struct in_word {
+    uint8_t frame;              /* physical frame, modulo NR_FRAMES */
+    uint16_t index;             /* 64-bit word in it, modulo 512 */
+    uint64_t value;
+} __attribute__((packed));
+
+struct cursor {
+    const uint8_t *p;
+    size_t left;
+};
+
+static bool take(struct cursor *c, void *out, size_t len)
+{
+    if (c->left < len)
+        return false;
+    memcpy(out, c->p, len);
+    c->p += len;
+    c->left -= len;
+    return true;
+}
+
+/*
+ * The registers of the stopped vCPU: the one place that knows the layout
+ * of struct xu_vcpu_regs.  Relative mode (the default) puts ip in the text
+ * page and sp/fp in the stack, where a mutation has a chance to mean
+ * something; absolute mode takes the values as they are.
+ */
+static void fill_regs(const struct in_header *h, uint64_t root, struct xu_vcpu_regs *regs)
+{
+    static const enum xu_paging_mode modes[] = {
+        XU_PAGING_LONG4, XU_PAGING_LONG4, XU_PAGING_LONG4, XU_PAGING_LONG5,
+        XU_PAGING_NONE, XU_PAGING_32, XU_PAGING_PAE, XU_PAGING_LONG4,
+    };
+
+    memset(regs, 0, sizeof(*regs));
+    regs->online = true;
+    regs->kernel_mode = true;
+    regs->mmu.paging = modes[(h->flags >> 3) & 7];
+    if (h->flags & 64) {
+        regs->ip = h->ip;
+        regs->sp = h->sp;
+        regs->fp = h->fp;
+        regs->mmu.root = h->pt_root;
+    } else {
+        regs->ip = SIM_TEXT_BASE + (h->ip & 0xfff);
+        regs->sp = STACK_TOP - (h->sp % STACK_LEN);
+        regs->fp = h->fp & 1 ? h->fp : STACK_TOP - (h->fp % STACK_LEN);
+        regs->mmu.root = h->pt_root & 1 ? (h->pt_root & ~0xfffULL) : root;
+    }
+}
+
+/* The ELF's code as the fuzzer says it is: the header's instruction pointer's
+ * bytes, repeated (hostile bytes for the prologue and call decoders). */
+static uint8_t fuzz_code_bytes[16];
+
+static const uint8_t *fuzz_code(const void *ctx, uint64_t addr, size_t len)
+{
+    (void)ctx;
+    (void)addr;
+    return len <= sizeof(fuzz_code_bytes) ? fuzz_code_bytes : NULL;
+}
+
+/* What the ELF would tell the unwinders: the text page as code, and as the
+ * hypercall page, an upcall entry inside it, the code's bytes, as the
+ * header's env bits say. */
+static void fill_env(const struct in_header *h, const struct xu_cfi_table *cfi,
+                     struct xu_unwind_env *env)
+{
+    uint64_t at = SIM_TEXT_BASE + 16ULL * (h->entry_at % 256);
+
+    memset(env, 0, sizeof(*env));
+    env->cfi = cfi;
+    env->text[0].start = SIM_TEXT_BASE;
+    env->text[0].end = SIM_TEXT_BASE + 4096;
+    env->nr_text = 1;
+    if (h->env & 1) {
+        env->hypercall_page.start = SIM_TEXT_BASE;
+        env->hypercall_page.end = SIM_TEXT_BASE + 4096;
+    }
+    if (h->env & 2) {
+        env->boundary[0].start = at;
+        env->boundary[0].end = at + 16ULL * (h->entry_len % 16 + 1);
+        env->nr_boundary = 1;
+    }
+    if (h->env & 4) {
+        for (size_t i = 0; i < sizeof(fuzz_code_bytes); i++)
+            fuzz_code_bytes[i] = (uint8_t)(h->ip >> (8 * (i % 8)));
+        env->code = fuzz_code;
+    }
+}
+
+#ifdef HAVE_LIBDW
+static struct xu_cfi_table *make_cfi(struct cursor *c, unsigned int nrows)
+{
+    struct xu_cfi_row rows[MAX_ROWS];
+    struct xu_cfi_table *t = NULL;
+    unsigned int i, n = 0;
+
+    for (i = 0; i < nrows; i++) {
+        struct in_row r;
+        struct xu_cfi_row *o = &rows[n];
+
+        if (!take(c, &r, sizeof(r)))
+            break;
+        memset(o, 0, sizeof(*o));
+        o->start = SIM_TEXT_BASE + (r.start & 0xfff);
+        o->end = o->start + (r.len & 0xfff);
+        o->kind = (enum xu_cfi_kind)(r.kind % 3);
+        o->cfa_reg = (enum xu_cfi_reg)(r.reg_ra_fp_sp & 1);
+        o->ra = (enum xu_cfi_ra)((r.reg_ra_fp_sp >> 2) & 1);
+        o->fp = (enum xu_cfi_fp)(((r.reg_ra_fp_sp >> 4) & 3) % 3);
+        o->sp = (enum xu_cfi_sp)((r.reg_ra_fp_sp >> 6) & 1);
+        o->cfa_off = r.cfa_off;
+        o->ra_off = r.ra_off;
+        o->fp_off = r.fp_off;
+        o->sp_off = r.sp_off;
+        o->signal = r.signal & 1;
+        n++;
+    }
+    if (xu_cfi_from_rows(rows, n, NULL, &t) < 0)
+        return NULL;
+    return t;
+}
+#endif
+
+static void hostile_tables(struct sim_guest *g, struct cursor *c, unsigned int nptes,
+                           unsigned int nwords)
+{
+    unsigned int i;
+
+    for (i = 0; i < nptes; i++) {
+        struct in_pte e;
+        uint64_t va;
+
+        if (!take(c, &e, sizeof(e)))
+            return;
+        va = e.page < STACK_PAGES ? SIM_STACK_BASE + ((uint64_t)e.page << 12) : SIM_TEXT_BASE;
+        xu_sim_set_pte(g->sim, g->root, va, 1 + e.level % 4, e.pte);
+    }
+    for (i = 0; i < nwords; i++) {
+        struct in_word w;
+        uint64_t *frame;
+
+        if (!take(c, &w, sizeof(w)))
+            return;
+        frame = xu_sim_frame(g->sim, w.frame % NR_FRAMES);
+        if (frame)
+            frame[w.index % 512] = w.value;
+    }
+}
+
+static void probe(struct xu_mem *m, uint64_t va)
+{
+    uint64_t frame, v;
+    uint8_t buf[24];
+
+    xu_mem_translate(m, va, &frame);
+    xu_mem_read_u64(m, va, &v);
+    /* across a page boundary */
+    xu_mem_read(m, (va | 0xfff) - 7, buf, sizeof(buf));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct cursor c = { data, size }, tables;
+    struct in_header h;
+    struct sim_guest g;
+    struct xu_target t;
+    struct xu_mem *m = NULL;
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    uint64_t pcs[MAX_DEPTH];
+    void *cfi = NULL;
+    struct xu_unwind_env env;
+    const struct xu_unwinder_ops *ops = &xu_unwind_fp_ops;
+    size_t stack_len, skip;
+
+    if (!take(&c, &h, sizeof(h)))
+        return 0;
+    if (sim_guest_init(&g, h.flags & 4 ? XU_GUEST_PV : XU_GUEST_PVH, 1, NR_FRAMES) < 0)
+        return 0;
+    if (xu_sim_map_range(g.sim, g.root, SIM_STACK_BASE, STACK_LEN) < 0 ||
+        xu_sim_map_range(g.sim, g.root, SIM_TEXT_BASE, 4096) < 0 ||
+        xu_sim_target_open(g.sim, &t, xu_fuzz_log()) < 0) {
+        sim_guest_fini(&g);
+        return 0;
+    }
+#ifdef HAVE_LIBDW
+    cfi = make_cfi(&c, h.nrows % (MAX_ROWS + 1));
+    if ((h.flags & 3) == 1 && cfi)
+        ops = &xu_unwind_cfi_ops;
+    else if ((h.flags & 3) >= 2)
+        ops = &xu_unwind_auto_ops;
+#endif
+    /* the stack goes in while the tables still map it, then the tables break */
+    tables = c;
+    skip = (size_t)(h.nptes % (MAX_PTES + 1)) * sizeof(struct in_pte) +
+           (size_t)(h.nwords % (MAX_WORDS + 1)) * sizeof(struct in_word);
+    skip = skip < c.left ? skip : c.left;
+    c.p += skip;
+    c.left -= skip;
+    stack_len = c.left < STACK_LEN ? c.left : STACK_LEN;
+    if (stack_len)
+        xu_sim_write(g.sim, g.root, STACK_TOP - stack_len, c.p, stack_len);
+    hostile_tables(&g, &tables, h.nptes % (MAX_PTES + 1), h.nwords % (MAX_WORDS + 1));
+    fill_regs(&h, g.root, &regs);
+    fill_env(&h, cfi, &env);
+
+    m = xu_mem_new(&t, NULL);
+    if (m) {
+        xu_mem_begin(m);
+        xu_mem_set_context(m, &regs);
+        ops->walk(&env, m, &regs, pcs, h.depth && h.depth < MAX_DEPTH ? h.depth : MAX_DEPTH,
+                  &res);
+        probe(m, regs.ip);
+        probe(m, regs.sp);
+        probe(m, regs.fp);
+        probe(m, h.ip);
+        probe(m, h.sp);
+        xu_mem_free(m);
+    }
+#ifdef HAVE_LIBDW
+    xu_cfi_free(cfi);
+#endif
+    xu_target_close(&t);
+    sim_guest_fini(&g);
+    return 0;
+}
