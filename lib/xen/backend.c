@@ -150,6 +150,8 @@ int xu_xen_open_failed(struct xu_log *log, const char *what, int err)
     return -err;
 }
 
+/* format comes from Xen's libraries, a printf format by xentoollog's contract */
+__attribute__((format(printf, 5, 0)))
 static void xtl_vmessage(xentoollog_logger *xtl, xentoollog_level level, int errnoval,
                          const char *context, const char *format, va_list al)
 {
