@@ -122,9 +122,9 @@ int xu_input_parse_folded(struct input_builder *b)
     for (;;) {
         long len = xu_input_next_line(b, XU_INPUT_MAX_FOLDED_LINE);
 
-        if (len == -1)
+        if (len == XU_INPUT_END_OF_FILE)
             break;
-        if (len == -2) {
+        if (len == XU_INPUT_LINE_TOO_LONG) {
             xu_input_bad_line(b, "line too long");
             continue;
         }

@@ -34,8 +34,12 @@ struct input_builder {
     uint64_t stored_frames;             /* over the distinct stacks kept */
 };
 
-/* Next line without its end-of-line: length, -1 at end of file, -2 when it
- * was longer than max (the rest is skipped), -EIO on a read error. */
+/* What xu_input_next_line returns besides a length: below any -errno. */
+#define XU_INPUT_END_OF_FILE   (-100000L)
+#define XU_INPUT_LINE_TOO_LONG (-100001L)   /* or holding a NUL: the rest is skipped */
+
+/* Next line without its end-of-line: its length, XU_INPUT_END_OF_FILE,
+ * XU_INPUT_LINE_TOO_LONG (longer than max), -EIO on a read error, -ENOMEM. */
 long xu_input_next_line(struct input_builder *b, size_t max);
 /* The line just read is read again by the next call. */
 void xu_input_unread(struct input_builder *b, long len);
@@ -53,6 +57,8 @@ int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t 
  * samples are counted as the stats say.  0 or -ENOMEM. */
 int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint32_t depth,
                     enum xu_walk_end end, uint64_t count);
+/* "0x" and 1..16 hex digits, nothing else: *out gets the value. */
+bool xu_input_parse_hex(const char *s, uint64_t *out);
 /* A bad line: counted, and the first few are logged. */
 void xu_input_bad_line(struct input_builder *b, const char *why);
 

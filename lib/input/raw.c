@@ -78,9 +78,9 @@ int xu_input_parse_raw(struct input_builder *b)
         char *line = b->line;
         enum xu_walk_end end;
 
-        if (len == -1)
+        if (len == XU_INPUT_END_OF_FILE)
             break;
-        if (len == -2) {
+        if (len == XU_INPUT_LINE_TOO_LONG) {
             xu_input_bad_line(b, "line too long");
             continue;
         }
