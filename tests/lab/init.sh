@@ -85,7 +85,7 @@ command -v xen-uniprof >/dev/null && xen-uniprof --help > /out/xen-uniprof-help.
 
 # selected ID: is scenario ID in this run (xu_lab_only)?
 selected() {
-    [ -z "$LAB_ONLY" ] || echo "$1" | grep -Eq "$LAB_ONLY"
+    [ -z "$LAB_ONLY" ] || echo "$1" | grep -Eq -e "$LAB_ONLY"
 }
 
 # guest_up NAME [ID...]: xl create NAME's config, unless none of the scenarios IDs that
