@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -54,7 +55,8 @@ static const char convert_usage[] =
 
 int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out)
 {
-    int rc = xu_symtab_open(path, log, out);
+    /* no guest to match: an ELF of any guest architecture */
+    int rc = xu_symtab_open_for(path, EM_NONE, log, out);
 
     if (rc < 0) {
         xu_error(log, "%s: cannot use it for symbols: %s", path,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/xu_arch.h"
 #include "record/record_priv.h"
 #ifdef HAVE_LIBDW
 #include "unwind/xu_cfi.h"
@@ -88,7 +89,10 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
                                              const struct xu_output_ops *fmt,
                                              struct xu_elf_choice *choice, struct xu_log *log)
 {
-    struct xu_elf_find_config cfg = { .elf = job->elf };
+    const struct xu_arch_ops *native = xu_arch_native();
+    /* on Xen the guest has the host's architecture: its ELF must be one */
+    struct xu_elf_find_config cfg = { .elf = job->elf,
+                                      .machine = native ? native->elf_machine : 0 };
     char *kernel = NULL;
     enum xu_record_result ec = XU_RECORD_OK;
     int rc;
