@@ -18,6 +18,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "expect_walk.h"
+
 #include "sim_guest.h"
 #include "unwind/xu_cfi.h"
 #include "unwind/xu_unwind.h"
@@ -109,23 +111,6 @@ static void walk(struct fixture *f, const struct xu_unwinder_ops *ops,
     ops->walk(env, f->m, r, pcs, 32, res);
 }
 
-static void expect(const uint64_t *pcs, const struct xu_unwind_result *res,
-                   enum xu_walk_end end, const uint64_t *want, unsigned int n)
-{
-    unsigned int i;
-
-    if (res->end != end || res->depth != n) {
-        for (i = 0; i < res->depth; i++)
-            print_message("  pcs[%u] = %#llx\n", i, (unsigned long long)pcs[i]);
-        fail_msg("walk ended %s at depth %u, expected %s at depth %u",
-                 xu_walk_end_name(res->end), res->depth, xu_walk_end_name(end), n);
-    }
-    for (i = 0; i < n; i++)
-        if (pcs[i] != want[i])
-            fail_msg("pcs[%u] = %#llx, expected %#llx", i, (unsigned long long)pcs[i],
-                     (unsigned long long)want[i]);
-}
-
 /* block_domain's and HYPERVISOR_sched_op's frame records on stack 0;
  * returns HYPERVISOR_sched_op's fp. */
 static uint64_t blocking_chain(struct fixture *f)
@@ -164,14 +149,14 @@ static void test_pv_hypercall_keeps_its_caller(void **state)
     regs_at(f, &r, ENTRY_SCHED_OP + 10, sp, fp);      /* back from syscall */
 
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 4);
 #ifdef HAVE_LIBDW
     walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 4);
 #endif
     /* without knowing the hypercall page, the caller is lost */
     walk(f, &xu_unwind_fp_ops, NULL, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, old, 3);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, old, 3);
 }
 
 static void test_pvh_hypercall_pushes_nothing(void **state)
@@ -187,7 +172,7 @@ static void test_pvh_hypercall_pushes_nothing(void **state)
     put(f, sp, H_RET);
     regs_at(f, &r, ENTRY_SCHED_OP + 8, sp, fp);       /* back from vmcall */
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 4);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 4);
 }
 
 static void test_max_depth_one_reads_nothing(void **state)
@@ -266,15 +251,15 @@ static void test_upcall_on_the_same_stack(void **state)
     handler_stopped(f, &r, h, fp);
 
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
 #ifdef HAVE_LIBDW
     walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
 #endif
     /* no frame where one should be: stop, do not invent a call */
     put(f, frame + 16, 0);          /* RFLAGS without its fixed bit */
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_BAD_FRAME, lost, 2);
+    expect_chain(pcs, &res, XU_WALK_BAD_FRAME, lost, 2);
 }
 
 /*
@@ -298,10 +283,10 @@ static void irq_stack_case(struct fixture *f, unsigned int thread_id, unsigned i
     handler_stopped(f, &r, h, fp);
 
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
 #ifdef HAVE_LIBDW
     walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
 #endif
 }
 
@@ -330,7 +315,7 @@ static void test_downward_chain_is_refused(void **state)
     put(f, lo + 8, START_RET);
     regs_at(f, &r, BUSY_PC, hi - 16, hi);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_BAD_FRAME, want, 2);
+    expect_chain(pcs, &res, XU_WALK_BAD_FRAME, want, 2);
 }
 
 /* A forged chain of handlers, each returning into the entry code above a
@@ -373,7 +358,7 @@ static void test_stopped_in_entry_code(void **state)
     put_frame(f, frame, BUSY_PC, isp);
     regs_at(f, &r, CB_START + 4, frame - 16, fp);     /* pushed rcx, r11 */
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 5);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
 }
 
 /* An event that interrupted a blocked vCPU in its hypercall: the stub's
@@ -396,10 +381,10 @@ static void test_upcall_during_a_hypercall(void **state)
     h = frame - 8 * 17 - 16;
     handler_stopped(f, &r, h, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 7);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 7);
 #ifdef HAVE_LIBDW
     walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, want, 7);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 7);
 #endif
 }
 
@@ -448,12 +433,12 @@ static void test_handler_stopped_in_its_prologue(void **state)
     put(f, sp, CB_RET);
     regs_at(f, &r, HANDLER_PC - 0x10, sp, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, at_push, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, at_push, 6);
     /* one instruction on: the old frame pointer pushed, not yet moved */
     put(f, sp - 8, fp);
     regs_at(f, &r, HANDLER_PC - 0xf, sp - 8, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, at_mov, 6);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, at_mov, 6);
 }
 
 /* A function stopped on its first instruction or its ret keeps its caller. */
@@ -471,15 +456,15 @@ static void test_function_entry_and_return(void **state)
     put(f, isp - 8, BUSY_PC + 0x100);      /* the call into it, from the function at fp */
     regs_at(f, &r, BUSY_PC - 0x22, isp - 8, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, entry, 4);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, entry, 4);
     regs_at(f, &r, BUSY_PC + 0x40, isp - 8, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, ret, 4);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, ret, 4);
     /* without the ELF's code: the caller is skipped, as frame pointers do */
     f->env.code = NULL;
     regs_at(f, &r, BUSY_PC - 0x22, isp - 8, fp);
     walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
-    expect(pcs, &res, XU_WALK_COMPLETE, lost, 3);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, lost, 3);
 }
 
 int main(void)

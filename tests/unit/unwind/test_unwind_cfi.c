@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "expect_walk.h"
+
 #include "sim_guest.h"
 #include "unwind/cfi_priv.h"
 #include "unwind/xu_cfi.h"
@@ -143,23 +145,6 @@ static void walk(struct fixture *f, const struct xu_unwinder_ops *ops, void *ctx
     xu_mem_begin(f->m);
     xu_mem_set_context(f->m, regs);
     ops->walk(&env, f->m, regs, pcs, max, res);
-}
-
-static void expect_chain(const uint64_t *pcs, const struct xu_unwind_result *res,
-                         enum xu_walk_end end, const uint64_t *want, unsigned int n)
-{
-    unsigned int i;
-
-    if (res->end != end || res->depth != n) {
-        for (i = 0; i < res->depth; i++)
-            print_message("  pcs[%u] = %#llx\n", i, (unsigned long long)pcs[i]);
-        fail_msg("walk ended %s at depth %u, expected %s at depth %u",
-                 xu_walk_end_name(res->end), res->depth, xu_walk_end_name(end), n);
-    }
-    for (i = 0; i < n; i++)
-        if (pcs[i] != want[i])
-            fail_msg("pcs[%u] = %#llx, expected %#llx", i, (unsigned long long)pcs[i],
-                     (unsigned long long)want[i]);
 }
 
 /*
