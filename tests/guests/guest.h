@@ -27,6 +27,28 @@ void console_hex(unsigned long v);
  * on its own stack.  Returns 0 or the (negative) hypercall error. */
 long start_secondary_vcpu(unsigned int id);
 
+/* VCPUOP_* (Xen's vcpu_op hypercall) for vCPU vcpu; returns Xen's result. */
+long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg);
+
+/* The cycle counter: the TSC on x86-64, the virtual counter on arm64.  Only
+ * its differences are used, never its rate (see truth.h). */
+static inline __attribute__((always_inline)) unsigned long guest_cycles(void)
+{
+#if defined(__x86_64__)
+    unsigned int lo, hi;
+
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((unsigned long)hi << 32) | lo;
+#elif defined(__aarch64__)
+    unsigned long v;
+
+    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+    return v;
+#else
+#error "guest_cycles: unknown architecture"
+#endif
+}
+
 /*
  * Events, for the hcall program only (pv/events.c, pvh/events.c): map the
  * shared info page, bind VIRQ_TIMER, route event upcalls to the asm entry

@@ -42,6 +42,7 @@
 #include <xen/hvm/hvm_op.h>
 
 #include "guest.h"
+#include "truth.h"
 
 /* Wall time between upcalls: Xen's minimum periodic timer is 1 ms; 2 ms gives
  * several hundred upcalls a second without the upcall dominating. */
@@ -72,9 +73,9 @@ unsigned long work_seed = 0x9e3779b97f4a7c15UL;
  * before events_init returns. */
 struct shared_info *shinfo;
 
-NOINLINE void function_1(void) { WORK(1); }
-NOINLINE void function_2(void) { WORK(1); }
-NOINLINE void function_3(void) { WORK(1); }
+NOINLINE void function_1(void) { TIMED_WORK(1, 1); }
+NOINLINE void function_2(void) { TIMED_WORK(2, 1); }
+NOINLINE void function_3(void) { TIMED_WORK(3, 1); }
 
 /*
  * The hypercall wrappers call their entry of the hypercall page directly, as
@@ -177,6 +178,9 @@ NOINLINE uint64_t now_ns(void)
  */
 NOINLINE void block_for(unsigned long ns)
 {
+    struct truth_mark mark;
+
+    truth_begin(&mark);
     uint64_t deadline = now_ns() + ns;
 
     block_deadline = deadline;
@@ -186,6 +190,7 @@ NOINLINE void block_for(unsigned long ns)
     }
     block_deadline = 0;
     blocks++;
+    truth_end(&mark, TRUTH_SLOT_BLOCK);
 }
 
 /*

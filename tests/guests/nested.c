@@ -14,27 +14,28 @@
  *     function_1 40 %  function_2 60 %
  */
 #include "guest.h"
+#include "truth.h"
 
 volatile unsigned long progress;
 unsigned long work_seed = 0x9e3779b97f4a7c15UL;
 
-NOINLINE void function_3(void) { WORK(3); }
-NOINLINE void function_4(void) { WORK(2); }
-NOINLINE void function_5(void) { WORK(3); }
+NOINLINE void function_3(void) { TIMED_WORK(3, 3); }
+NOINLINE void function_4(void) { TIMED_WORK(4, 2); }
+NOINLINE void function_5(void) { TIMED_WORK(5, 3); }
 
 /* The self work comes after the calls, so no call is a function's last
  * instruction. */
 NOINLINE void function_1(void)
 {
     function_3();
-    WORK(1);
+    TIMED_WORK(1, 1);
 }
 
 NOINLINE void function_2(void)
 {
     function_4();
     function_5();
-    WORK(1);
+    TIMED_WORK(2, 1);
 }
 
 void main(void)

@@ -14,13 +14,14 @@
  * and main has been measured at up to 1 %, taken from all three evenly.
  */
 #include "guest.h"
+#include "truth.h"
 
 volatile unsigned long progress;
 unsigned long work_seed = 0x9e3779b97f4a7c15UL;
 
-NOINLINE void function_1(void) { WORK(1); }
-NOINLINE void function_2(void) { WORK(1); }
-NOINLINE void function_3(void) { WORK(1); }
+NOINLINE void function_1(void) { TIMED_WORK(1, 1); }
+NOINLINE void function_2(void) { TIMED_WORK(2, 1); }
+NOINLINE void function_3(void) { TIMED_WORK(3, 1); }
 
 void main(void)
 {

@@ -115,6 +115,15 @@ guest_down() {
     xl destroy "$1" > /dev/null 2>&1
 }
 
+# truth_snapshot GUEST FILE: the guest's self-timing totals (tests/guests/truth.h), read
+# from its memory at the address its map gives, into FILE for the judges; nothing for a
+# guest without them, or without the reader (a lab on an --installed build).
+truth_snapshot() {
+    addr=$(awk '$3 == "guest_truth" { print $1 }' "/guests/$1.map" 2>/dev/null)
+    [ -n "$addr" ] && command -v read_guest > /dev/null || return 0
+    read_guest --dump "$(xl domid "$1" 2>/dev/null)" "$addr" 264 > "$2" 2>&1
+}
+
 # run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
 # The guest is the command's second word (or $RUN_GUEST): its `xl list` line before and
 # after goes to ID.xllist-before and ID.xllist.
@@ -125,12 +134,14 @@ run() {
     echo "$*" > "/out/$id.cmd"
     echo "@@LAB run $id: $*"
     xl list "$guest" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
+    truth_snapshot "$guest" "/out/$id.truth-before"
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.
     timeout -s INT -k 30 $((${LAB_SECONDS:-$LAB_MAX_SECONDS} + 60)) "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
     rc=$?
     t1=$(uptime_s)
+    truth_snapshot "$guest" "/out/$id.truth-after"
     echo "$rc" > "/out/$id.rc"
     echo "$t0 $t1" > "/out/$id.secs"
     xl list "$guest" > "/out/$id.xllist" 2>&1

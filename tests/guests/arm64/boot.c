@@ -13,6 +13,7 @@
  * the cross build free of the host's (x86) libxen-dev.
  */
 #include "guest.h"
+#include "truth.h"
 
 /* GUEST_PL011_BASE, reached through the device block of the TTBR1 map. */
 #define UART_BASE        0xffff000022000000UL
@@ -22,6 +23,7 @@
 
 #define HYPERVISOR_console_io 18
 #define CONSOLEIO_write       0
+#define HYPERVISOR_vcpu_op    24
 #define PSCI_CPU_ON_64        0xc4000003UL
 
 extern char ap_stack_top[];
@@ -89,6 +91,17 @@ static unsigned long virt_to_phys(const void *va)
     return (unsigned long)va - (0xffff000040080000UL - 0x40080000UL);
 }
 
+long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg)
+{
+    register unsigned long x0 __asm__("x0") = cmd;
+    register unsigned long x1 __asm__("x1") = vcpu;
+    register unsigned long x2 __asm__("x2") = (unsigned long)arg;
+    register unsigned long x16 __asm__("x16") = HYPERVISOR_vcpu_op;
+
+    __asm__ volatile("hvc #0xea1" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x16) : "memory");
+    return (long)x0;
+}
+
 long start_secondary_vcpu(unsigned int id)
 {
     /* PSCI CPU_ON (SMC calling convention over HVC): Xen's vCPU n has MPIDR
@@ -116,6 +129,7 @@ void start_kernel(void)
         console_hex((unsigned long)console_io_rc);
         console_puts("), vpl011 only\n");
     }
+    truth_init();
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */
     void (*volatile entry)(void) = main;

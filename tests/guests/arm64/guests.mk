@@ -28,7 +28,7 @@ ELFS := $(FP_ELFS) $(NOFP_ELFS)
 all: $(ELFS) $(ELFS:.elf=.map) $(ELFS:.elf=.Image)
 .PHONY: all clean
 
-HEADERS := $(SRC)guest.h $(SRC)arm64/guests.mk
+HEADERS := $(SRC)guest.h $(SRC)truth.h $(SRC)arm64/guests.mk
 
 # $(1) = variant dir (fp|cfi), $(2) = variant CFLAGS
 define arm64_rules
@@ -47,7 +47,8 @@ $(eval $(call arm64_rules,cfi,$(CFI_CFLAGS)))
 
 # $(1) = variant, $(2) = name infix, $(3) = program
 define arm64_link
-$(O)/$(3)$(2)-arm64.elf: $(O)/obj/$(1)/arm64/head.o $(O)/obj/$(1)/arm64/boot.o $(O)/obj/$(1)/arm64/$(3).o $(SRC)arm64/guest.lds
+$(O)/$(3)$(2)-arm64.elf: $(O)/obj/$(1)/arm64/head.o $(O)/obj/$(1)/arm64/boot.o $(O)/obj/$(1)/arm64/truth.o \
+		$(O)/obj/$(1)/arm64/$(3).o $(SRC)arm64/guest.lds
 	@mkdir -p $$(@D)
 	$(LD) $(LDFLAGS_GUEST) -T $(SRC)arm64/guest.lds -o $$@ $$(filter %.o,$$^)
 endef

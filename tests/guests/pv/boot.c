@@ -11,6 +11,7 @@
 #include <xen/io/console.h>
 
 #include "guest.h"
+#include "truth.h"
 
 #define VIRT_BASE 0xffffffff80000000UL
 
@@ -83,6 +84,11 @@ void console_hex(unsigned long v)
     console_puts(buf);
 }
 
+long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg)
+{
+    return hypercall3(__HYPERVISOR_vcpu_op, cmd, vcpu, (unsigned long)arg);
+}
+
 long start_secondary_vcpu(unsigned int id)
 {
     struct vcpu_guest_context *c = &ap_ctxt;
@@ -117,6 +123,7 @@ void start_kernel(start_info_t *si)
     cons = (struct xencons_interface *)(VIRT_BASE + (pfn << 12));
     cons_port = si->console.domU.evtchn;
     console_puts("xu-guest: PV boot\n");
+    truth_init();
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */
     void (*volatile entry)(void) = main;

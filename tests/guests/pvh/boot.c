@@ -11,6 +11,7 @@
 #include <xen/hvm/hvm_vcpu.h>
 
 #include "guest.h"
+#include "truth.h"
 
 extern char hypercall_page[];
 extern char pml4[];
@@ -87,6 +88,13 @@ static long hypercall3(unsigned int nr, unsigned long a1, unsigned long a2,
     return ret;
 }
 
+long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg)
+{
+    if (!have_hypercalls)
+        return -38; /* ENOSYS */
+    return hypercall3(__HYPERVISOR_vcpu_op, cmd, vcpu, (unsigned long)arg);
+}
+
 long start_secondary_vcpu(unsigned int id)
 {
     struct vcpu_hvm_x86_64 *r = &ap_ctxt.cpu_regs.x86_64;
@@ -117,6 +125,7 @@ void start_kernel(unsigned long start_info_pa)
     (void)start_info_pa;
     console_puts("xu-guest: PVH boot\n");
     setup_hypercall_page();
+    truth_init();
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */
     void (*volatile entry)(void) = main;

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * read_counter.c - read a guest's progress counter from dom0, for the lab
- * bench's guest-overhead measurement (bench/lab-bench).
+ * read_guest.c - read a ground-truth guest's variables from dom0: its
+ * progress counter, for the lab bench's guest-overhead measurement
+ * (bench/lab-bench), and its self-timing totals (tests/guests/truth.h), for
+ * the lab's judges (tests/lab/run).
  *
- * The counter is a 64-bit variable the guest increments as it does work
- * (tests/guests: `progress`, one per round of its main loop).  Its address
- * is given (the lab bench takes it from the guest's `nm -n` map: lib/'s
- * symbol tables keep functions only, and the counter is a data object); it
- * is read through the guest's own page tables with lib/'s page walk,
- * exactly as the profiler reads stacks.
+ * The address is given (taken from the guest's `nm -n` map: lib/'s symbol
+ * tables keep functions only, and these are data objects); it is read through
+ * the guest's own page tables with lib/'s page walk, exactly as the profiler
+ * reads stacks.
  *
  * With SECONDS, the counter is read twice, SECONDS apart, in one process, so
  * the rate is not blurred by starting programs in a slow emulated dom0.
@@ -18,11 +18,15 @@
  * Output, one line per read: "<CLOCK_MONOTONIC ns> <counter>"; with SECONDS
  * also "rate <counter increments per second>".
  *
- * Usage: read_counter [--backend NAME] DOMID ADDRESS [SECONDS]
+ * Usage: read_guest [--backend NAME] DOMID ADDRESS [SECONDS]
+ *
+ * With --dump, LEN bytes (at most DUMP_MAX) at ADDRESS in one read, printed
+ * as "<CLOCK_MONOTONIC ns> <hex bytes>":
+ *        read_guest [--backend NAME] --dump DOMID ADDRESS LEN
  *
  * Controls for the overhead measurement, to tell what a profiler's mere
  * presence costs the guest in the lab from what sampling costs:
- *        read_counter [--backend NAME] --ticker DOMID HZ SECONDS sleep|pause
+ *        read_guest [--backend NAME] --ticker DOMID HZ SECONDS sleep|pause
  * wakes at HZ on absolute deadlines for SECONDS and does nothing (sleep), or
  * pauses and unpauses the domain (pause: the hypercall floor without even
  * the registers).
@@ -53,12 +57,15 @@ static void emit(void *ctx, enum xu_log_level level, const char *msg)
 {
     (void)ctx;
     (void)level;
-    fprintf(stderr, "read_counter: %s\n", msg);
+    fprintf(stderr, "read_guest: %s\n", msg);
 }
 
-/* One read: pause, vCPU 0's page-table root, the word, unpause. */
+#define DUMP_MAX 4096
+
+/* One read: pause, vCPU 0's page-table root, len bytes, unpause.  Paused, so
+ * that a structure the guest updates as it runs is read as one snapshot. */
 static int read_once(struct xu_target *t, struct xu_pause *pause, struct xu_mem *m,
-                     uint64_t va, uint64_t *ns, uint64_t *value)
+                     uint64_t va, uint64_t *ns, void *buf, size_t len)
 {
     struct xu_vcpu_regs regs;
     int rc, urc;
@@ -73,7 +80,7 @@ static int read_once(struct xu_target *t, struct xu_pause *pause, struct xu_mem 
     if (rc == 0) {
         xu_mem_set_context(m, &regs);
         /* a page-walk fault (-enum xu_mem_fault) is not an errno */
-        if (xu_mem_read_u64(m, va, value) < 0)
+        if (xu_mem_read(m, va, buf, len) < 0)
             rc = -EFAULT;
     }
     *ns = now_ns();
@@ -119,6 +126,7 @@ int main(int argc, char **argv)
     uint64_t va, ns0, ns1, v0, v1;
     char *end;
     double seconds = 0;
+    unsigned long dump = 0;
     int argi = 1, opened = 0, rc, ret = 1;
     unsigned long domid;
     struct xu_pause *pause = NULL;
@@ -141,21 +149,29 @@ int main(int argc, char **argv)
         xu_target_close(&t);
         return rc < 0 ? 1 : 0;
     }
-    if (argc - argi < 2 || argc - argi > 3) {
-        fprintf(stderr, "usage: read_counter [--backend NAME] DOMID ADDRESS [SECONDS]\n");
+    if (argc - argi == 4 && strcmp(argv[argi], "--dump") == 0) {
+        dump = strtoul(argv[argi + 3], &end, 0);
+        if (*end || dump == 0 || dump > DUMP_MAX) {
+            fprintf(stderr, "read_guest: LEN must be 1 to %d\n", DUMP_MAX);
+            return 2;
+        }
+        argi++;
+    } else if (argc - argi < 2 || argc - argi > 3) {
+        fprintf(stderr, "usage: read_guest [--backend NAME] DOMID ADDRESS [SECONDS]\n"
+                        "       read_guest [--backend NAME] --dump DOMID ADDRESS LEN\n");
         return 2;
     }
     domid = strtoul(argv[argi], NULL, 10);
     va = strtoull(argv[argi + 1], &end, 16);
     if (*end || end == argv[argi + 1]) {
-        fprintf(stderr, "read_counter: bad address %s\n", argv[argi + 1]);
+        fprintf(stderr, "read_guest: bad address %s\n", argv[argi + 1]);
         return 2;
     }
-    if (argc - argi > 2)
+    if (argc - argi > 2 && !dump)
         seconds = strtod(argv[argi + 2], NULL);
     ops = xu_target_backend(backend);
     if (!ops) {
-        fprintf(stderr, "read_counter: no backend %s (built: %s)\n", backend ? backend : "",
+        fprintf(stderr, "read_guest: no backend %s (built: %s)\n", backend ? backend : "",
                 xu_target_backend_names());
         goto out;
     }
@@ -167,9 +183,24 @@ int main(int argc, char **argv)
     if (!m || xu_pause_new(&pause, &t, NULL, &log) < 0)
         goto out;
 
-    rc = read_once(&t, pause, m, va, &ns0, &v0);
+    if (dump) {
+        unsigned char buf[DUMP_MAX];
+
+        rc = read_once(&t, pause, m, va, &ns0, buf, dump);
+        if (rc < 0) {
+            fprintf(stderr, "read_guest: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
+            goto out;
+        }
+        printf("%" PRIu64 " ", ns0);
+        for (size_t i = 0; i < dump; i++)
+            printf("%02x", buf[i]);
+        printf("\n");
+        ret = 0;
+        goto out;
+    }
+    rc = read_once(&t, pause, m, va, &ns0, &v0, sizeof(v0));
     if (rc < 0) {
-        fprintf(stderr, "read_counter: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
+        fprintf(stderr, "read_guest: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
         goto out;
     }
     printf("%" PRIu64 " %" PRIu64 "\n", ns0, v0);
@@ -179,9 +210,9 @@ int main(int argc, char **argv)
 
         while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
             ;
-        rc = read_once(&t, pause, m, va, &ns1, &v1);
+        rc = read_once(&t, pause, m, va, &ns1, &v1, sizeof(v1));
         if (rc < 0) {
-            fprintf(stderr, "read_counter: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
+            fprintf(stderr, "read_guest: reading %#" PRIx64 ": %s\n", va, strerror(-rc));
             goto out;
         }
         printf("%" PRIu64 " %" PRIu64 "\nrate %.3f\n", ns1, v1,

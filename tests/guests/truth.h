@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * truth.h - the ground-truth guests time themselves.
+ *
+ * A design split (10/30/60, ...) is what the programs aim at; under QEMU's
+ * emulation on a busy host the real split drifts from it by a point or more.
+ * So each program measures the time vCPU 0 really spends in each of its
+ * functions and publishes the totals in guest_truth, which the lab reads from
+ * guest memory before and after a profiling run (tests/lab/tools/peek.c) and
+ * judges the profile against (tests/lab/judges/truth.py).
+ *
+ * What is measured is *running* time, not wall time: the sampler pauses the
+ * guest at every sample, and that pause lands in whatever function was
+ * interrupted, so a wall-clock truth would partly count the sampler's own
+ * samples and agree with any profile.  The running time of an interval is
+ * the cycle counter's delta (TSC; CNTVCT on arm64) minus the time Xen says
+ * the vCPU spent not running in it (the runstate area's runnable, blocked and
+ * offline times, in Xen's nanoseconds).  The guest never converts between the
+ * two clocks itself: it publishes cycles and nanoseconds apart, with the
+ * totals the judge needs to find the ratio (elapsed cycles against Xen's
+ * elapsed time), because the guest's own pvclock was seen up to a second off
+ * Xen's under TCG.
+ *
+ * Reading the clocks costs time too (a trap into Xen where the hypervisor
+ * emulates the TSC): the sample taken during such a read lands on the
+ * instruction after it, inside the timed function, while the interval splits
+ * it.  read_cycles is the measured cost of one read, and calls[] says how
+ * often each slot paid it, so the judge can move that time where a sampler
+ * sees it.
+ *
+ * Layout: a stable, packed structure of naturally aligned 64-bit words, read
+ * by a host-side Python judge; bump TRUTH_VERSION on any change.
+ */
+#ifndef TRUTH_H
+#define TRUTH_H
+
+#include <stdint.h>
+
+#include "guest.h"
+
+#define TRUTH_MAGIC   0x3148545552545558ULL     /* "XUTRUTH1", little-endian */
+#define TRUTH_VERSION 1
+#define TRUTH_SLOTS   8         /* slot N: function_N; slot 0 is never timed */
+#define TRUTH_SLOT_BLOCK 7      /* hcall: block_for, the vCPU blocking on a timer */
+
+struct guest_truth {
+    uint64_t magic;
+    uint64_t version;
+    uint64_t ok;                /* 1 once the runstate area is registered */
+    uint64_t read_cycles;       /* cost of one clock read (cycles) */
+    /* Per slot, summed over its timed intervals: */
+    uint64_t cycles[TRUTH_SLOTS];       /* cycle counter deltas */
+    uint64_t notrun_ns[TRUTH_SLOTS];    /* Xen's not-running time within them */
+    uint64_t calls[TRUTH_SLOTS];        /* intervals (two clock reads each) */
+    /* At the last clock read, for the totals over any window: */
+    uint64_t now_cycles;
+    uint64_t now_notrun_ns;     /* runnable + blocked + offline so far */
+    uint64_t now_xen_ns;        /* all four runstate times so far */
+    uint64_t reads;             /* clock reads so far */
+    uint64_t now_blocked_ns;    /* blocked so far */
+};
+
+extern volatile struct guest_truth guest_truth;
+
+/* Register vCPU 0's runstate area and calibrate the read cost.  Call once,
+ * from the boot code on vCPU 0, before main(). */
+void truth_init(void);
+
+/* Xen's runstate area (xen/include/public/vcpu.h, the same on x86-64 and
+ * arm64): times in ns of Xen's system time, updated by Xen whenever the vCPU
+ * changes state, so never while it runs. */
+struct truth_runstate {
+    int32_t state;
+    uint32_t pad;
+    uint64_t state_entry_time;
+    uint64_t time[4];           /* running, runnable, blocked, offline */
+};
+extern volatile struct truth_runstate truth_runstate;
+
+static inline __attribute__((always_inline)) uint64_t truth_notrun_ns(void)
+{
+    return truth_runstate.time[1] + truth_runstate.time[2] + truth_runstate.time[3];
+}
+
+/* An interval's start. */
+struct truth_mark {
+    uint64_t cycles, notrun_ns;
+};
+
+/* Inline, so the reads are the timed function's own code, as a sampler sees
+ * them (read_cycles above). */
+static inline __attribute__((always_inline)) void truth_begin(struct truth_mark *m)
+{
+    m->notrun_ns = truth_notrun_ns();
+    m->cycles = guest_cycles();
+}
+
+static inline __attribute__((always_inline)) void truth_end(const struct truth_mark *m,
+                                                            unsigned int slot)
+{
+    uint64_t c = guest_cycles();
+    uint64_t n = truth_notrun_ns();
+
+    guest_truth.cycles[slot] += c - m->cycles;
+    guest_truth.notrun_ns[slot] += n - m->notrun_ns;
+    guest_truth.calls[slot]++;
+    guest_truth.now_cycles = c;
+    guest_truth.now_notrun_ns = n;
+    guest_truth.now_xen_ns = n + truth_runstate.time[0];
+    guest_truth.reads += 2;
+    guest_truth.now_blocked_ns = truth_runstate.time[2];
+}
+
+/* The timed unit of work: WORK(units) charged to slot (function_<slot>).  For
+ * code that runs on vCPU 0 only: the runstate area is vCPU 0's. */
+#define TIMED_WORK(slot, units)                                         \
+    do {                                                                \
+        struct truth_mark t_m_;                                         \
+        truth_begin(&t_m_);                                             \
+        WORK(units);                                                    \
+        truth_end(&t_m_, (slot));                                       \
+    } while (0)
+
+#endif
