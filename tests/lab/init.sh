@@ -75,6 +75,13 @@ mark TOOLSTACK_UP
 xl sched-credit2 -d 0 -w 65535 > /dev/null 2>&1 || xl sched-credit -d 0 -w 65535 > /dev/null 2>&1
 xl sched-credit2 > /out/xl-sched.txt 2>&1 || xl sched-credit > /out/xl-sched.txt 2>&1
 xl info > /out/xl-info.txt 2>&1
+# With more than one physical CPU, dom0 (one vCPU, dom0_vcpus_pin: on CPU 0) and the
+# guests (guest_up: every vCPU on CPUs 1..n-1) never share one, so a profiled vCPU can be
+# seen running, and the sampler takes no CPU from the guest.
+NR_CPUS=$(awk '$1 == "nr_cpus" { print $3 }' /out/xl-info.txt)
+GUEST_CPUS=
+[ "${NR_CPUS:-1}" -gt 1 ] && GUEST_CPUS="1-$((NR_CPUS - 1))"
+mark CPUS "${NR_CPUS:-1}" "guests=${GUEST_CPUS:-shared}"
 command -v xen-uniprof >/dev/null && xen-uniprof --version > /out/xen-uniprof-version.txt 2>&1
 command -v xen-uniprof >/dev/null && xen-uniprof --help > /out/xen-uniprof-help.txt 2>&1
 
@@ -98,6 +105,7 @@ guest_up() {
     [ -n "$wanted" ] || return 0
     echo "@@LAB xl create $name"
     if xl create "/etc/xen/$name.cfg" > "/out/$name.create.txt" 2>&1; then
+        [ -n "$GUEST_CPUS" ] && xl vcpu-pin "$name" all "$GUEST_CPUS" >> "/out/$name.create.txt" 2>&1
         sleep 2
         xl list "$name" > "/out/$name.create-xllist.txt" 2>&1
     else
@@ -121,7 +129,7 @@ guest_down() {
 truth_snapshot() {
     addr=$(awk '$3 == "guest_truth" { print $1 }' "/guests/$1.map" 2>/dev/null)
     [ -n "$addr" ] && command -v read_guest > /dev/null || return 0
-    read_guest --dump "$(xl domid "$1" 2>/dev/null)" "$addr" 264 > "$2" 2>&1
+    read_guest --dump "$(xl domid "$1" 2>/dev/null)" "$addr" 336 > "$2" 2>&1
 }
 
 # run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
