@@ -32,6 +32,10 @@
 /* The raw format repeats a stack once per sample: larger output is refused
  * (-EFBIG) rather than written (64 GiB). */
 #define XU_OUTPUT_RAW_MAX_BYTES (1ULL << 36)
+/* The raw format this build writes, and the newest it reads (lib/output/raw.c
+ * describes the versions). */
+#define XU_RAW_FORMAT 2
+#define XU_RAW_FORMAT_STR "2"
 
 struct xu_output_meta {
     uint32_t domid;
