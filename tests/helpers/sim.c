@@ -506,6 +506,9 @@ static int sim_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_vcpu
     v = &sim->vcpus[vcpu];
     if (v->vn == 0)
         return -EOPNOTSUPP;     /* nothing scripted: as a backend without the op */
+    sim->ctr.state_reads++;
+    if (sim->ctr.pause_depth > 0)
+        sim->ctr.state_reads_paused++;
     while (v->cpu_upto <= k) {
         v->cpu_ns += v->vstates[v->cpu_upto % v->vn].cpu_ns;
         v->cpu_upto++;

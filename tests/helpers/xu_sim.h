@@ -124,6 +124,8 @@ struct xu_sim_counters {
     int pause_depth;            /* pauses - unpauses */
     uint64_t unpause_calls;     /* unpause calls, failed ones included */
     uint64_t opens;
+    uint64_t state_reads;       /* vcpu_state calls answered */
+    uint64_t state_reads_paused;/* of which while the domain was paused */
 };
 void xu_sim_get_counters(const struct xu_sim *sim, struct xu_sim_counters *out);
 
