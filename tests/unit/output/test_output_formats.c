@@ -148,6 +148,10 @@ struct decoded {
     char *strings[64];
     size_t nr_strings;
     uint64_t sample_locs[8][8], sample_value[8], sample_nlocs[8];
+    uint64_t sample_values[8][4], sample_nvalues[8];    /* every value, in order */
+    uint64_t sample_label_key[8][4], sample_label_str[8][4], sample_nlabels[8];
+    uint64_t types[4], units[4], default_type;
+    size_t nr_types;
     size_t nr_samples;
     uint64_t loc_addr[16], loc_func[16], loc_mapping[16];
     size_t nr_locs;
@@ -175,6 +179,9 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 else if (f == 2)
                     d->sample_unit = v;
             }
+            assert_true(d->nr_types < 4);
+            d->types[d->nr_types] = d->sample_type;
+            d->units[d->nr_types++] = d->sample_unit;
             break;
         case 2: {       /* sample */
             size_t i = d->nr_samples++;
@@ -186,15 +193,29 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                     while (s2.p < s2.end)
                         d->sample_locs[i][d->sample_nlocs[i]++] = varint(&s2);
                 } else if (f == 2) {
+                    /* the first value, and all of them */
                     d->sample_value[i] = varint(&s2);
+                    d->sample_values[i][d->sample_nvalues[i]++] = d->sample_value[i];
+                    while (s2.p < s2.end) {
+                        assert_true(d->sample_nvalues[i] < 4);
+                        d->sample_values[i][d->sample_nvalues[i]++] = varint(&s2);
+                    }
                 } else if (f == 3) {
+                    size_t l = d->sample_nlabels[i]++;
+
+                    assert_true(l < 4);
                     while (s2.p < s2.end) {
                         unsigned int g = next_field(&s2, &v, &s3);
 
                         if (g == 1)
-                            d->label_key = v;
+                            d->sample_label_key[i][l] = v;
                         else if (g == 2)
-                            d->label_str = v;
+                            d->sample_label_str[i][l] = v;
+                    }
+                    /* the first label of the first sample, for the older checks */
+                    if (i == 0 && l == 0) {
+                        d->label_key = d->sample_label_key[0][0];
+                        d->label_str = d->sample_label_str[0][0];
                     }
                 }
             }
@@ -259,6 +280,9 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
         case 12:
             d->period = v;
             break;
+        case 14:
+            d->default_type = v;
+            break;
         default:
             break;
         }
@@ -317,8 +341,13 @@ static void test_pprof_decoded(void **state)
     decode(raw, rawlen, &d);
 
     assert_string_equal(str(&d, 0), "");
-    assert_string_equal(str(&d, d.sample_type), "samples");
-    assert_string_equal(str(&d, d.sample_unit), "count");
+    /* samples/count and cpu/nanoseconds, samples the default */
+    assert_int_equal(d.nr_types, 2);
+    assert_string_equal(str(&d, d.types[0]), "samples");
+    assert_string_equal(str(&d, d.units[0]), "count");
+    assert_string_equal(str(&d, d.types[1]), "cpu");
+    assert_string_equal(str(&d, d.units[1]), "nanoseconds");
+    assert_string_equal(str(&d, d.default_type), "samples");
     assert_int_equal(d.period, 10000000);               /* 1e9 / 100 Hz */
     assert_int_equal(d.duration, 2500000000ULL);
     assert_int_equal(d.nr_samples, 2);
@@ -328,6 +357,11 @@ static void test_pprof_decoded(void **state)
     assert_int_equal(d.sample_nlocs[1], 2);             /* work, then [incomplete] */
     assert_string_equal(str(&d, d.label_key), "vcpu");
     assert_string_equal(str(&d, d.label_str), "1");
+    assert_int_equal(d.sample_nvalues[0], 2);
+    assert_int_equal(d.sample_values[0][1], 0);         /* no state read: no CPU time */
+    assert_int_equal(d.sample_nlabels[0], 2);
+    assert_string_equal(str(&d, d.sample_label_key[0][1]), "state");
+    assert_string_equal(str(&d, d.sample_label_str[0][1]), "unknown");
     /* Leaf first: work at 0x1044, main at 0x1010. */
     assert_int_equal(d.loc_addr[d.sample_locs[0][0] - 1], 0x1044);
     assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][0] - 1] - 1]), "work");
