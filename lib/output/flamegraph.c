@@ -635,7 +635,10 @@ void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
 
         for (k = 0; k < n; k++)
             us += xu_output_weight(ctx, xu_profile_stack(ctx->profile, k));
-        snprintf(buf + len, size - len, "; width: CPU time (%.3f s)", (double)us / 1e6);
+        if (us < 1000000)
+            snprintf(buf + len, size - len, "; width: CPU time (%.3f ms)", (double)us / 1e3);
+        else
+            snprintf(buf + len, size - len, "; width: CPU time (%.3f s)", (double)us / 1e6);
     }
 }
 

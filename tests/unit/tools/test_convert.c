@@ -231,6 +231,41 @@ static void test_convert_raw_roundtrip(void **state)
     free(out);
 }
 
+/* A trace of format 2 through the views, as recording would show them. */
+static void test_convert_views(void **state)
+{
+    struct fixture *fx = *state;
+    char *out;
+
+    write_file(fx->trace,
+               "#unikernel stack tracer using xencall hypercall interface "
+               "(xen-uniprof raw format 2)\n"
+               "#tracing domid 4 on 2026-11-23 12:00:00 UTC (+0000)\n\n"
+               "0x1084\n0x1050\n0x1010\n#[running]+vcpu=0,cpu_ns=2500\n1\n\n"
+               "0x1084\n0x1050\n0x1010\n#[running]+vcpu=0,cpu_ns=1500\n1\n\n"
+               "0x1044\n0x1010\n#[blocked]+vcpu=1,cpu_ns=400\n1\n\n"
+               "0x1044\n0x1010\n#[runnable]+vcpu=1,cpu_ns=700\n1\n\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "folded",
+                         "--state=split", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, "[blocked];main;work 1\n[runnable];main;work 1\n"
+                             "[running];main;work;leaf 2\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "folded",
+                         "--weight=cpu", "--state=offcpu", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    /* 400 + 700 ns: one stack of 1100 ns, whole microseconds */
+    assert_string_equal(out, "main;work 1\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "folded", "--weight=cpu",
+                         "--state=oncpu", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, "0x1010;0x1050;0x1084 4\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--state=asleep", "-o", fx->out,
+                         fx->trace, NULL), XU_EXIT_USAGE);
+}
+
 static void test_convert_folded_input(void **state)
 {
     struct fixture *fx = *state;
@@ -361,6 +396,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_convert_original_to_folded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_report, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_raw_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_views, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_folded_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_failures, setup, teardown),
