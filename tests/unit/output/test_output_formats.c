@@ -393,6 +393,68 @@ static void test_pprof_decoded(void **state)
     unlink(path);
 }
 
+/* States and CPU time: the second sample type, the state label, the state
+ * root when split, cpu the default type with --weight=cpu, and samples the
+ * state view leaves out not written. */
+static void test_pprof_states(void **state)
+{
+    static const uint64_t s1[] = { 0x1044, 0x1010 }, s2[] = { 0x1050 };
+    struct xu_output_meta meta = { .domid = 3, .backend = "sim", .frequency_hz = 100 };
+    struct xu_output_options o = { .weight = XU_WEIGHT_CPU, .states = XU_STATES_SPLIT };
+    struct xu_output_ctx ctx = { .meta = &meta, .opts = &o };
+    struct xu_profile *p = xu_profile_new(0);
+    struct decoded d;
+    uint8_t *raw;
+    char *gz;
+    size_t gzlen, rawlen, i;
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add_state(p, 0, XU_VSTATE_RUNNING, s1, 2, XU_WALK_COMPLETE,
+                                          3, 5000), 0);
+    assert_int_equal(xu_profile_add_state(p, 1, XU_VSTATE_BLOCKED, s2, 1, XU_WALK_COMPLETE,
+                                          2, 40), 0);
+    ctx.profile = p;
+    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    raw = gunzip(gz, gzlen, &rawlen);
+    decode(raw, rawlen, &d);
+    assert_string_equal(str(&d, d.default_type), "cpu");
+    assert_int_equal(d.nr_samples, 2);
+    assert_int_equal(d.sample_nvalues[0], 2);
+    assert_int_equal(d.sample_values[0][0], 3);
+    assert_int_equal(d.sample_values[0][1], 5000);
+    assert_int_equal(d.sample_values[1][0], 2);
+    assert_int_equal(d.sample_values[1][1], 40);
+    assert_string_equal(str(&d, d.sample_label_key[0][1]), "state");
+    assert_string_equal(str(&d, d.sample_label_str[0][1]), "running");
+    assert_string_equal(str(&d, d.sample_label_str[1][1]), "blocked");
+    /* leaf first: the state root is the last location */
+    assert_int_equal(d.sample_nlocs[0], 3);
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][2] - 1] - 1]),
+                        "[running]");
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[1][1] - 1] - 1]),
+                        "[blocked]");
+    for (i = 0; i < d.nr_strings; i++)
+        free(d.strings[i]);
+    free(raw);
+    free(gz);
+
+    /* on-CPU only: the blocked samples are gone */
+    o.states = XU_STATES_ONCPU;
+    o.weight = XU_WEIGHT_SAMPLES;
+    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    raw = gunzip(gz, gzlen, &rawlen);
+    decode(raw, rawlen, &d);
+    assert_string_equal(str(&d, d.default_type), "samples");
+    assert_int_equal(d.nr_samples, 1);
+    assert_int_equal(d.sample_nlocs[0], 2);
+    for (i = 0; i < d.nr_strings; i++)
+        free(d.strings[i]);
+    free(raw);
+    free(gz);
+    xu_profile_free(p);
+}
+
 #endif /* HAVE_ZLIB */
 
 int main(void)
@@ -401,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_speedscope_exact),
 #ifdef HAVE_ZLIB
         cmocka_unit_test(test_pprof_decoded),
+        cmocka_unit_test(test_pprof_states),
 #endif
     };
 
