@@ -358,7 +358,10 @@ static int sort_paths(struct xu_fg *fg)
         fg->words[i] = rank[fg->words[i]];
     for (i = 0; i < fg->nr_paths; i++)
         fg->paths[i].names = fg->words + fg->paths[i].off;
-    qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
+    /* no path at all (an empty profile) leaves paths NULL, which qsort
+     * must not be given even for zero elements */
+    if (fg->nr_paths)
+        qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
     for (i = 0; i < fg->nr_words; i++)
         fg->words[i] = r[fg->words[i]].id;
 out:
