@@ -390,9 +390,12 @@ static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
     if (pt.locs.oom || pt.funcs.oom)
         pp.out.oom = true;
     pb_reserve(&pp.out, pt.locs.len + pt.funcs.len);
-    if (!pp.out.oom) {
+    /* a view that keeps no sample leaves both parts empty (and NULL) */
+    if (!pp.out.oom && pt.locs.len) {
         memcpy(pp.out.p + pp.out.len, pt.locs.p, pt.locs.len);
         pp.out.len += pt.locs.len;
+    }
+    if (!pp.out.oom && pt.funcs.len) {
         memcpy(pp.out.p + pp.out.len, pt.funcs.p, pt.funcs.len);
         pp.out.len += pt.funcs.len;
     }
