@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "output/xu_output.h"
@@ -98,4 +99,28 @@ int xu_state_view_from_name(const char *name)
 const char *xu_state_view_name(enum xu_state_view v)
 {
     return (unsigned)v < sizeof(view_names) / sizeof(view_names[0]) ? view_names[v] : "all";
+}
+
+void xu_output_view_check(const struct xu_output_ctx *ctx)
+{
+    struct xu_profile_totals t;
+    size_t k, n = xu_profile_nr_stacks(ctx->profile);
+    uint64_t kept = 0;
+
+    if (!ctx->opts || (ctx->opts->states == XU_STATES_ALL &&
+                       ctx->opts->weight == XU_WEIGHT_SAMPLES))
+        return;
+    for (k = 0; k < n && kept == 0; k++)
+        kept += xu_output_weight(ctx, xu_profile_stack(ctx->profile, k));
+    xu_profile_get_totals(ctx->profile, &t);
+    if (kept || t.samples == 0)
+        return;
+    xu_warn(ctx->log, "--state=%s%s leaves nothing of %" PRIu64 " samples: %s",
+            xu_state_view_name(ctx->opts->states),
+            ctx->opts->weight == XU_WEIGHT_CPU ? " --weight=cpu" : "", t.samples,
+            t.by_state[XU_VSTATE_UNKNOWN] == t.samples ?
+            "no sample's vCPU state is known (a raw trace of format 1 or folded stacks, "
+            "or a backend that cannot read states)" :
+            ctx->opts->weight == XU_WEIGHT_CPU ? "the samples it shows used no CPU time" :
+            "no sample is in the states it shows");
 }

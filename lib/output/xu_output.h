@@ -169,6 +169,9 @@ const char *xu_output_weight_unit(const struct xu_output_ctx *ctx);
 int xu_weight_from_name(const char *name);
 int xu_state_view_from_name(const char *name);
 const char *xu_state_view_name(enum xu_state_view v);
+/* Warn (ctx->log) when the view leaves nothing of a profile that has
+ * samples, and why: an empty graph should not pass for an idle guest. */
+void xu_output_view_check(const struct xu_output_ctx *ctx);
 
 extern const struct xu_output_ops xu_output_raw;
 extern const struct xu_output_ops xu_output_folded;

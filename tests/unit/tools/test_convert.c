@@ -237,6 +237,11 @@ static void test_convert_views(void **state)
     struct fixture *fx = *state;
     char *out;
 
+    /* format 1 knows no states: the on-CPU view keeps nothing, and says why */
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "folded", "--state=oncpu",
+                         "-o", fx->out, fx->trace, NULL), 0);
+    assert_non_null(strstr(fx->text, "--state=oncpu leaves nothing of 5 samples: no sample's "
+                                     "vCPU state is known"));
     write_file(fx->trace,
                "#unikernel stack tracer using xencall hypercall interface "
                "(xen-uniprof raw format 2)\n"
