@@ -21,6 +21,8 @@ static const struct {
     { XU_ROPT_MIN_WIDTH, "--min-width" },
     { XU_ROPT_INVERTED, "--inverted" },
     { XU_ROPT_PALETTE, "--palette" },
+    { XU_ROPT_WEIGHT, "--weight" },
+    { XU_ROPT_STATE, "--state" },
 };
 
 const char *xu_render_option_name(int c)
@@ -53,6 +55,7 @@ int xu_render_option(int c, const char *arg, struct xu_output_options *oo,
                      char *err, size_t errlen)
 {
     double v;
+    int k;
 
     switch (c) {
     case XU_ROPT_PER_VCPU:
@@ -91,6 +94,22 @@ int xu_render_option(int c, const char *arg, struct xu_output_options *oo,
             snprintf(err, errlen, "--palette: '%s' is not hash or origin", arg);
             return -1;
         }
+        return 1;
+    case XU_ROPT_WEIGHT:
+        k = xu_weight_from_name(arg);
+        if (k < 0) {
+            snprintf(err, errlen, "--weight: '%s' is not samples or cpu", arg);
+            return -1;
+        }
+        oo->weight = (enum xu_weight)k;
+        return 1;
+    case XU_ROPT_STATE:
+        k = xu_state_view_from_name(arg);
+        if (k < 0) {
+            snprintf(err, errlen, "--state: '%s' is not all, oncpu, offcpu or split", arg);
+            return -1;
+        }
+        oo->states = (enum xu_state_view)k;
         return 1;
     default:
         return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * render_options.h - the options every command that writes a profile
- * shares: how the profile is drawn (flame graph size, title, colours) and
- * whether vCPUs are kept apart.  One table and one parser, so that
+ * shares: how the profile is drawn (flame graph size, title, colours),
+ * whether vCPUs are kept apart, and the view on vCPU states (which samples,
+ * weighted how).  One table and one parser, so that
  * `xen-uniprof DOMAIN`, `convert` and `diff` spell and check them alike.
  *
  * Use: put XU_RENDER_LONG_OPTIONS in the command's struct option table,
@@ -25,6 +26,8 @@ enum {
     XU_ROPT_MIN_WIDTH,
     XU_ROPT_INVERTED,
     XU_ROPT_PALETTE,
+    XU_ROPT_WEIGHT,
+    XU_ROPT_STATE,
 };
 
 #define XU_RENDER_LONG_OPTIONS                                          \
@@ -34,7 +37,9 @@ enum {
     { "width",     required_argument, NULL, XU_ROPT_WIDTH },            \
     { "min-width", required_argument, NULL, XU_ROPT_MIN_WIDTH },        \
     { "inverted",  no_argument,       NULL, XU_ROPT_INVERTED },         \
-    { "palette",   required_argument, NULL, XU_ROPT_PALETTE }
+    { "palette",   required_argument, NULL, XU_ROPT_PALETTE },         \
+    { "weight",    required_argument, NULL, XU_ROPT_WEIGHT },          \
+    { "state",     required_argument, NULL, XU_ROPT_STATE }
 
 /* Help text for these options, formatted like the commands' own. */
 #define XU_RENDER_USAGE \
@@ -46,7 +51,13 @@ enum {
     "                         one [merged] frame per parent (default 0.1)\n" \
     "      --inverted         svg: icicle graph, roots at the top\n" \
     "      --palette=NAME     svg: hash (colour by name, stable across runs;\n" \
-    "                         the default) or origin (guest kernel, application)\n"
+    "                         the default) or origin (guest kernel, application)\n" \
+    "      --weight=WHAT      samples (each counts 1; the default) or cpu (each\n" \
+    "                         weighs the CPU time its vCPU used since the\n" \
+    "                         previous tick)\n" \
+    "      --state=WHICH      all (the default), oncpu (running), offcpu\n" \
+    "                         (runnable, blocked), or split (under [running],\n" \
+    "                         [runnable], [blocked] root frames)\n"
 
 /* The long name of a render option's getopt value ("--width"), or NULL. */
 const char *xu_render_option_name(int c);

@@ -172,7 +172,8 @@ static int switch_to_tokens(struct input_builder *b, uint64_t *toks, uint32_t n)
             }
             pcs[i] = (uint64_t)tok;
         }
-        rc = xu_profile_add(p, s->vcpu, pcs, s->depth, s->end, s->count);
+        rc = xu_profile_add_state(p, s->vcpu, s->state, pcs, s->depth, s->end, s->count,
+                                  s->cpu_ns);
         if (rc < 0)
             goto out;
     }
@@ -232,6 +233,13 @@ done:
 int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint32_t depth,
                     enum xu_walk_end end, uint64_t count)
 {
+    return xu_input_sample_state(b, vcpu, XU_VSTATE_UNKNOWN, 0, toks, depth, end, count);
+}
+
+int xu_input_sample_state(struct input_builder *b, uint32_t vcpu, enum xu_vstate state,
+                          uint64_t cpu_ns, uint64_t *toks, uint32_t depth,
+                          enum xu_walk_end end, uint64_t count)
+{
     struct xu_input_stats *st = &b->in->stats;
     size_t before;
     int rc;
@@ -253,7 +261,7 @@ int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint
     if (!xu_walk_complete(end))
         st->incomplete += count;
     before = xu_profile_nr_stacks(b->scratch);
-    rc = xu_profile_add(b->scratch, vcpu, toks, depth, end, count);
+    rc = xu_profile_add_state(b->scratch, vcpu, state, toks, depth, end, count, cpu_ns);
     if (rc == 0 && xu_profile_nr_stacks(b->scratch) > before) {
         /* a new stack: past the bound by at most this one */
         b->stored_frames += depth;

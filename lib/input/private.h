@@ -57,6 +57,11 @@ int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t 
  * samples are counted as the stats say.  0 or -ENOMEM. */
 int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint32_t depth,
                     enum xu_walk_end end, uint64_t count);
+/* The same with the sample's vCPU state and CPU time (raw format 2); also
+ * -EOVERFLOW past XU_PROFILE_MAX_CPU_NS. */
+int xu_input_sample_state(struct input_builder *b, uint32_t vcpu, enum xu_vstate state,
+                          uint64_t cpu_ns, uint64_t *toks, uint32_t depth,
+                          enum xu_walk_end end, uint64_t count);
 /* "0x" and 1..16 hex digits, nothing else: *out gets the value. */
 bool xu_input_parse_hex(const char *s, uint64_t *out);
 /* A bad line: counted, and the first few are logged. */

@@ -185,7 +185,8 @@ static int finish_tokens(struct input_builder *b)
                 pcs[i] = (uint64_t)id;
             }
         }
-        rc = xu_profile_add(in->profile, s->vcpu, pcs, s->depth, s->end, s->count);
+        rc = xu_profile_add_state(in->profile, s->vcpu, s->state, pcs, s->depth, s->end,
+                                  s->count, s->cpu_ns);
         if (rc < 0)
             goto out;
     }
@@ -282,10 +283,11 @@ out:
     else if (rc == -EIO)
         xu_error(log, "%s: read error", path ? path : "input");
     else if (rc == -EOVERFLOW)
-        xu_error(log, "%s:%llu: more than %llu samples in all: sample counts this large "
-                 "are not a profile", path ? path : "input",
+        xu_error(log, "%s:%llu: more than %llu samples in all (or %llu ns of CPU time): "
+                 "figures this large are not a profile", path ? path : "input",
                  (unsigned long long)(in ? in->stats.lines : 0),
-                 (unsigned long long)XU_PROFILE_MAX_SAMPLES);
+                 (unsigned long long)XU_PROFILE_MAX_SAMPLES,
+                 (unsigned long long)XU_PROFILE_MAX_CPU_NS);
     xu_input_free(in);
     xu_profile_free(b.scratch);
     xu_strtab_dispose(&b.tokens);

@@ -10,7 +10,10 @@
  *           uniprof's mark of a walk that failed part way: those frames are a
  *           sample of their own, never merged into the next one), and a blank
  *           line.  A frame is a hex address ("0xffffffff8000102a") or an
- *           already symbolised "name+0xoff" or "name".
+ *           already symbolised "name+0xoff" or "name".  Format 2 (marked in
+ *           the first header line) adds a line "#[state]+vcpu=V,cpu_ns=NS"
+ *           per sample; earlier traces read as vCPU 0, state unknown, 0 ns;
+ *           a later format is refused (lib/output/raw.c has the versions).
  *   folded  "root;caller;leaf count" lines.  A leading "[incomplete]" frame
  *           marks a walk that did not complete; a leading "vcpuN" frame
  *           (written with per-vCPU output) gives the vCPU.
@@ -84,8 +87,9 @@ struct xu_input {
 /*
  * Read the whole of f.  0 and *out, or -errno: -ENOMEM, -EIO (read error),
  * -ENODATA (no sample at all), -EINVAL (a format that does not fit, or a
- * raw file that is no trace), -EOVERFLOW (more than XU_PROFILE_MAX_SAMPLES
- * samples), -E2BIG (more than XU_INPUT_MAX_FRAMES distinct frame strings,
+ * raw file that is no trace), -EPROTO (a raw format newer than
+ * XU_RAW_FORMAT), -EOVERFLOW (more than XU_PROFILE_MAX_SAMPLES samples or
+ * XU_PROFILE_MAX_CPU_NS of CPU time), -E2BIG (more than XU_INPUT_MAX_FRAMES distinct frame strings,
  * or XU_INPUT_MAX_STORED_FRAMES frames in distinct stacks).
  */
 int xu_input_read(FILE *f, enum xu_input_format fmt, const struct xu_input_options *opts,

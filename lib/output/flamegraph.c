@@ -35,9 +35,11 @@
 #define FG_XPAD 10
 #define FG_YPAD_TOP (FG_FONT * 3 + 24)
 #define FG_YPAD_BOTTOM (FG_FONT * 2 + 10)
-#define FG_MAX_PATH (XU_MAX_DEPTH_LIMIT + 3)    /* all, vcpuN, [incomplete] */
+#define FG_MAX_PATH (XU_MAX_DEPTH_LIMIT + 4)    /* all, vcpuN, [state], [incomplete] */
 
-enum fg_origin { ORIGIN_APP, ORIGIN_KERNEL, ORIGIN_UNRESOLVED, ORIGIN_SPECIAL };
+/* ORIGIN_OFF_CPU: a state root of the off-CPU states ("[blocked]"), whose
+ * frames are drawn in cold colours. */
+enum fg_origin { ORIGIN_APP, ORIGIN_KERNEL, ORIGIN_UNRESOLVED, ORIGIN_SPECIAL, ORIGIN_OFF_CPU };
 
 /* One distinct stack of one side. */
 struct fg_path {
@@ -57,6 +59,8 @@ struct xu_fg {
     uint8_t *origin;            /* per name */
     size_t origin_cap;
     uint64_t total[2];
+    bool off_cpu;               /* every sample is off-CPU (--state=offcpu) */
+    bool cpu_weight;            /* counts are microseconds of CPU time */
 };
 
 /* A frame to draw, collected during the walk (post-order). */
@@ -65,6 +69,7 @@ struct fg_frame {
     uint32_t name;
     uint32_t depth;
     uint32_t merged;            /* > 0: a run of that many narrow frames */
+    bool off;                   /* off-CPU: under an off-CPU state root */
 };
 
 /* A frame still open during the walk. */
@@ -74,6 +79,7 @@ struct fg_open {
     /* The current run of narrow children, not yet drawn. */
     uint64_t run_start, run_count, run_before;
     uint32_t run_n;
+    bool off;                   /* this frame or one of its callers is an off-CPU root */
 };
 
 struct fg_draw {
@@ -148,7 +154,9 @@ static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t 
         fg->origin_cap = ncap;
     }
     if (fg->origin[id] == 0xff) {
-        if (name[0] == '[' || strncmp(name, "vcpu", 4) == 0 || id == 0)
+        if (xu_output_off_cpu_frame(name))
+            fg->origin[id] = ORIGIN_OFF_CPU;
+        else if (name[0] == '[' || strncmp(name, "vcpu", 4) == 0 || id == 0)
             fg->origin[id] = ORIGIN_SPECIAL;
         else if (is_hex_name(name))
             fg->origin[id] = ORIGIN_UNRESOLVED;
@@ -219,11 +227,17 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
         rc = -ENOMEM;
         goto out;
     }
+    if (side == 0) {
+        fg->off_cpu = ctx->opts && ctx->opts->states == XU_STATES_OFFCPU;
+        fg->cpu_weight = ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU;
+    }
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
+        uint64_t weight = xu_output_weight(ctx, s);
+        const char *state_root = xu_output_state_frame(ctx, s);
         uint32_t len = 0, i, depth = s->depth;
 
-        if (s->count == 0)
+        if (weight == 0)
             continue;
         path[len++] = 0;        /* "all" */
         if (per_vcpu) {
@@ -231,6 +245,14 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
 
             snprintf(vname, sizeof(vname), "vcpu%" PRIu32, s->vcpu);
             id = fg_name(fg, vname, false, 0);
+            if (id < 0) {
+                rc = -ENOMEM;
+                goto out;
+            }
+            path[len++] = (uint32_t)id;
+        }
+        if (state_root) {
+            id = fg_name(fg, state_root, false, 0);
             if (id < 0) {
                 rc = -ENOMEM;
                 goto out;
@@ -275,7 +297,7 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
             }
             path[len++] = map[fid];
         }
-        rc = add_path(fg, path, len, s->count, side);
+        rc = add_path(fg, path, len, weight, side);
         if (rc < 0)
             goto out;
     }
@@ -336,7 +358,10 @@ static int sort_paths(struct xu_fg *fg)
         fg->words[i] = rank[fg->words[i]];
     for (i = 0; i < fg->nr_paths; i++)
         fg->paths[i].names = fg->words + fg->paths[i].off;
-    qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
+    /* no path at all (an empty profile) leaves paths NULL, which qsort
+     * must not be given even for zero elements */
+    if (fg->nr_paths)
+        qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
     for (i = 0; i < fg->nr_words; i++)
         fg->words[i] = r[fg->words[i]].id;
 out:
@@ -346,7 +371,7 @@ out:
 }
 
 static int push_frame(struct fg_draw *d, uint32_t name, uint64_t start, uint64_t count,
-                      uint64_t before, uint32_t depth, uint32_t merged)
+                      uint64_t before, uint32_t depth, uint32_t merged, bool off)
 {
     if (d->nr_frames == d->cap_frames) {
         size_t ncap = d->cap_frames ? d->cap_frames * 2 : 1024;
@@ -357,7 +382,8 @@ static int push_frame(struct fg_draw *d, uint32_t name, uint64_t start, uint64_t
         d->frames = nf;
         d->cap_frames = ncap;
     }
-    d->frames[d->nr_frames++] = (struct fg_frame){ start, count, before, name, depth, merged };
+    d->frames[d->nr_frames++] = (struct fg_frame){ start, count, before, name, depth, merged,
+                                                   off };
     if (depth > d->max_depth)
         d->max_depth = depth;
     return 0;
@@ -375,7 +401,7 @@ static int flush_run(struct fg_draw *d, struct fg_open *o, uint32_t depth)
 
     if (o->run_n && o->run_count)
         rc = push_frame(d, d->merged_name, o->run_start, o->run_count, o->run_before,
-                        depth + 1, o->run_n);
+                        depth + 1, o->run_n, o->off);
     o->run_n = 0;
     o->run_count = o->run_before = 0;
     return rc;
@@ -404,7 +430,7 @@ static int close_frame(struct fg_draw *d, struct fg_open *open, uint32_t depth)
     if (rc == 0 && parent)
         rc = flush_run(d, parent, depth - 1);
     if (rc == 0)
-        rc = push_frame(d, o->name, o->start, o->total[0], o->total[1], depth, 0);
+        rc = push_frame(d, o->name, o->start, o->total[0], o->total[1], depth, 0, o->off);
     return rc;
 }
 
@@ -433,7 +459,11 @@ static int walk(struct fg_draw *d)
                 goto out;
         }
         for (; depth < p->len; depth++)
-            open[depth] = (struct fg_open){ .name = p->names[depth], .start = cursor };
+            open[depth] = (struct fg_open){
+                .name = p->names[depth], .start = cursor,
+                .off = d->fg->off_cpu || (depth && open[depth - 1].off) ||
+                       d->fg->origin[p->names[depth]] == ORIGIN_OFF_CPU,
+            };
         for (i = 0; i < p->len; i++)
             open[i].total[p->side] += p->count;
         if (p->side == 0)
@@ -469,6 +499,13 @@ static void frame_colour(const struct fg_draw *d, const struct fg_frame *fr, cha
             snprintf(buf, 48, "rgb(255,%d,%d)", 255 - fade, 255 - fade);
         else
             snprintf(buf, 48, "rgb(%d,%d,255)", 255 - fade, 255 - fade);
+        return;
+    }
+    if (fr->off && d->fg->origin[name] != ORIGIN_SPECIAL) {
+        /* Off-CPU: cold, blue to aqua, the hue still picked by the name,
+         * so no off-CPU frame passes for an on-CPU one at a glance. */
+        r = (int)(90 * a); g = 110 + (int)(110 * b); bl = 190 + (int)(65 * c);
+        snprintf(buf, 48, "rgb(%d,%d,%d)", r, g, bl);
         return;
     }
     if (d->opts && d->opts->palette == XU_PALETTE_ORIGIN) {
@@ -543,8 +580,12 @@ static void draw_frame(struct fg_draw *d, const struct fg_frame *fr)
     fprintf(f, "<g class=\"f\" data-s=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\" data-d=\"%u\">"
             "<title>", fr->start, fr->count, fr->depth);
     xu_fput_xml(f, s);
-    fprintf(f, " (%" PRIu64 " sample%s, %.2f%%", fr->count, fr->count == 1 ? "" : "s",
-            100.0 * (double)fr->count / (double)d->total[0]);
+    if (d->fg->cpu_weight)
+        fprintf(f, " (%" PRIu64 " \xc2\xb5s of CPU time, %.2f%%", fr->count,
+                100.0 * (double)fr->count / (double)d->total[0]);
+    else
+        fprintf(f, " (%" PRIu64 " sample%s, %.2f%%", fr->count, fr->count == 1 ? "" : "s",
+                100.0 * (double)fr->count / (double)d->total[0]);
     if (d->diff) {
         double pa = 100.0 * (double)fr->count / (double)d->total[0];
         double pb = d->total[1] ? 100.0 * (double)fr->before / (double)d->total[1] : 0;
@@ -581,8 +622,27 @@ void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
                                 m->frequency_hz);
     /* what the summary line and --stats call complete (xu_walk_complete) */
     if (t.samples && len < size)
-        snprintf(buf + len, size - len, ", %.1f%% complete stacks",
-                 100.0 * (double)xu_profile_complete_samples(&t) / (double)t.samples);
+        len += (size_t)snprintf(buf + len, size - len, ", %.1f%% complete stacks",
+                                100.0 * (double)xu_profile_complete_samples(&t) /
+                                (double)t.samples);
+    /* the view, when it is not the plain one: what the widths measure */
+    if (ctx->opts && ctx->opts->states != XU_STATES_ALL && len < size)
+        len += (size_t)snprintf(buf + len, size - len, "; %s",
+                                ctx->opts->states == XU_STATES_ONCPU ? "on-CPU samples only" :
+                                ctx->opts->states == XU_STATES_OFFCPU ?
+                                "off-CPU samples only (runnable, blocked)" :
+                                "split by vCPU state");
+    if (ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU && len < size) {
+        uint64_t us = 0;
+        size_t k, n = xu_profile_nr_stacks(ctx->profile);
+
+        for (k = 0; k < n; k++)
+            us += xu_output_weight(ctx, xu_profile_stack(ctx->profile, k));
+        if (us < 1000000)
+            snprintf(buf + len, size - len, "; width: CPU time (%.3f ms)", (double)us / 1e3);
+        else
+            snprintf(buf + len, size - len, "; width: CPU time (%.3f s)", (double)us / 1e6);
+    }
 }
 
 int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_options *opts,
@@ -632,8 +692,8 @@ int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_opt
 
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
             "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
-            "onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\">\n",
-            width, d.height, width, d.height);
+            "onload=\"init(evt)\" xmlns=\"http://www.w3.org/2000/svg\" data-unit=\"%s\">\n",
+            width, d.height, width, d.height, fg->cpu_weight ? "\xc2\xb5s of CPU time" : "samples");
     fprintf(f, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
             "<stop stop-color=\"#eeeeee\" offset=\"5%%\"/>"
             "<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient></defs>\n",

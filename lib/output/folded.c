@@ -5,7 +5,11 @@
  * The format flamegraph.pl, speedscope and most profilers' tools read.
  * Frames are function names (xu_output_frame_name), root first; a walk that
  * did not complete gets XU_INCOMPLETE_FRAME as its root, and with per_vcpu
- * every line starts with "vcpu<N>".  Distinct raw stacks often fold to the
+ * every line starts with "vcpu<N>"; split by state (--state=split), the
+ * state's frame ("[running]") comes next.  The count is the view's weight
+ * (xu_output_weight): samples, or with --weight=cpu whole microseconds of
+ * CPU time (flamegraph.pl and most folded readers take integers only).
+ * Distinct raw stacks often fold to the
  * same names (two return addresses in one function), so equal lines are
  * merged and their counts added; lines are sorted bytewise, making the
  * output a pure function of the profile.
@@ -90,6 +94,10 @@ static int build_line(struct pool *pl, const struct xu_output_ctx *ctx,
         rc = put_frame(pl, buf, first);
         first = false;
     }
+    if (rc == 0 && xu_output_state_frame(ctx, s)) {
+        rc = put_frame(pl, xu_output_state_frame(ctx, s), first);
+        first = false;
+    }
     if (rc == 0 && !xu_walk_complete(s->end)) {
         rc = put_frame(pl, XU_INCOMPLETE_FRAME, first);
         first = false;
@@ -125,10 +133,12 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
     for (i = 0; i < n; i++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
 
-        if (s->count == 0)
+        uint64_t weight = xu_output_weight(ctx, s);
+
+        if (weight == 0)
             continue;
         lines[nl].off = pl.len;
-        lines[nl].count = s->count;
+        lines[nl].count = weight;
         rc = build_line(&pl, ctx, s);
         if (rc < 0)
             goto out;

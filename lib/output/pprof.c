@@ -7,15 +7,20 @@
  * profile.proto needs) writes the message into memory; zlib gzips it.
  * Field numbers are those of github.com/google/pprof/proto/profile.proto.
  *
- *   sample_type   samples/count (one value per sample: its count)
+ *   sample_type   samples/count (a stack's count) and cpu/nanoseconds (the
+ *                 CPU time its vCPU consumed in the ticks before those
+ *                 samples); default_sample_type "samples", or "cpu" with
+ *                 --weight=cpu
  *   period_type   cpu/nanoseconds, period 1e9 / frequency
- *   sample        location ids leaf first, a "vcpu" label
+ *   sample        location ids leaf first, "vcpu" and "state" labels
+ *                 ("running", "runnable", "blocked", "offline", "unknown")
  *   location      one per distinct frame address, with its function
  *   function      one per function name
  *   mapping       the guest ELF with its build-id, when one was given
  *
  * A walk that did not complete gets "[incomplete]" as its outermost frame,
- * as in the other formats.
+ * as in the other formats; split by state, "[running]" (...) is outermost.
+ * Samples the state view (--state) leaves out are not written.
  */
 #include "config.h"
 
@@ -36,7 +41,7 @@ enum {
     PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3,
     PROFILE_LOCATION = 4, PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6,
     PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11,
-    PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
+    PROFILE_PERIOD = 12, PROFILE_COMMENT = 13, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
     VALUETYPE_TYPE = 1, VALUETYPE_UNIT = 2,
     SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
     LABEL_KEY = 1, LABEL_STR = 2,
@@ -133,6 +138,7 @@ struct pprof {
     uint64_t map_lo, map_hi;
     uint32_t *func_written;     /* bitmap: functions already in out */
     long incomplete_loc;        /* location id of "[incomplete]", 0: none yet */
+    long state_loc[XU_VSTATE__COUNT];   /* of "[running]" ..., 0: none yet */
     int rc;
 };
 
@@ -210,7 +216,7 @@ static int stacks(struct pprof *pp, struct parts *pt)
 {
     const struct xu_output_ctx *ctx = pp->ctx;
     size_t nr = xu_profile_nr_stacks(ctx->profile), k, bitmap_cap = 0;
-    uint64_t vcpu_key = str_id(pp, "vcpu"), vcpu_str = 0;
+    uint64_t vcpu_key = str_id(pp, "vcpu"), vcpu_str = 0, state_key = str_id(pp, "state");
     uint32_t i, lid, last_vcpu = UINT32_MAX;
     long fid;
 
@@ -219,15 +225,18 @@ static int stacks(struct pprof *pp, struct parts *pt)
         uint32_t n = 0;
         char vcpu[12];
 
-        if (s->count == 0)
+        const char *state_root = xu_output_state_frame(ctx, s);
+        enum xu_vstate st = (unsigned)s->state < XU_VSTATE__COUNT ? s->state : XU_VSTATE_UNKNOWN;
+
+        if (s->count == 0 || !xu_output_in_view(ctx, s))
             continue;
-        if ((size_t)s->depth + 1 > pp->loc_ids_cap) {
-            uint64_t *ids = realloc(pp->loc_ids, ((size_t)s->depth + 1) * sizeof(*ids));
+        if ((size_t)s->depth + 2 > pp->loc_ids_cap) {
+            uint64_t *ids = realloc(pp->loc_ids, ((size_t)s->depth + 2) * sizeof(*ids));
 
             if (!ids)
                 return -ENOMEM;
             pp->loc_ids = ids;
-            pp->loc_ids_cap = (size_t)s->depth + 1;
+            pp->loc_ids_cap = (size_t)s->depth + 2;
         }
         for (i = 0; i < s->depth; i++) {
             uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
@@ -260,10 +269,22 @@ static int stacks(struct pprof *pp, struct parts *pt)
             }
             pp->loc_ids[n++] = (uint64_t)pp->incomplete_loc;
         }
+        if (state_root) {
+            if (!pp->state_loc[st]) {
+                fid = xu_funcs_named(&pp->fn, state_root);
+                if (fid < 0 || ensure_func_bitmap(pp, &bitmap_cap) < 0)
+                    return -ENOMEM;
+                pp->state_loc[st] = (long)++pp->nr_locs;
+                location(pp, pt, (uint64_t)pp->state_loc[st], 0, false,
+                         function_id(pp, pt, (uint32_t)fid));
+            }
+            pp->loc_ids[n++] = (uint64_t)pp->state_loc[st];
+        }
         for (i = 0; i < n; i++)
             pb_varint(&pp->ids, pp->loc_ids[i]);
         pb_message(&pp->sub, SAMPLE_LOCATION_ID, &pp->ids);
         pb_varint(&pp->ids, s->count);
+        pb_varint(&pp->ids, s->cpu_ns);
         pb_message(&pp->sub, SAMPLE_VALUE, &pp->ids);
         /* A string label: pprof drops a numeric label whose value is 0. */
         if (s->vcpu != last_vcpu) {
@@ -273,6 +294,9 @@ static int stacks(struct pprof *pp, struct parts *pt)
         }
         pb_uint(&pp->sub2, LABEL_KEY, vcpu_key);
         pb_uint(&pp->sub2, LABEL_STR, vcpu_str);
+        pb_message(&pp->sub, SAMPLE_LABEL, &pp->sub2);
+        pb_uint(&pp->sub2, LABEL_KEY, state_key);
+        pb_uint(&pp->sub2, LABEL_STR, str_id(pp, xu_vstate_name(st)));
         pb_message(&pp->sub, SAMPLE_LABEL, &pp->sub2);
         pb_message(&pp->out, PROFILE_SAMPLE, &pp->sub);
         if (pp->rc < 0)
@@ -357,6 +381,7 @@ static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
     }
     pp.mapped = !ctx->names && (ctx->symtab || (m && m->elf_path));
     value_type(&pp, PROFILE_SAMPLE_TYPE, "samples", "count");
+    value_type(&pp, PROFILE_SAMPLE_TYPE, "cpu", "nanoseconds");
     rc = stacks(&pp, &pt);
     if (rc < 0)
         goto out;
@@ -365,9 +390,12 @@ static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
     if (pt.locs.oom || pt.funcs.oom)
         pp.out.oom = true;
     pb_reserve(&pp.out, pt.locs.len + pt.funcs.len);
-    if (!pp.out.oom) {
+    /* a view that keeps no sample leaves both parts empty (and NULL) */
+    if (!pp.out.oom && pt.locs.len) {
         memcpy(pp.out.p + pp.out.len, pt.locs.p, pt.locs.len);
         pp.out.len += pt.locs.len;
+    }
+    if (!pp.out.oom && pt.funcs.len) {
         memcpy(pp.out.p + pp.out.len, pt.funcs.p, pt.funcs.len);
         pp.out.len += pt.funcs.len;
     }
@@ -388,6 +416,9 @@ static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
                  m->domid, m->backend);
         pb_uint(&pp.out, PROFILE_COMMENT, str_id(&pp, comment));
     }
+    /* said in both cases: without it pprof shows the last type (cpu) */
+    pb_uint(&pp.out, PROFILE_DEFAULT_SAMPLE_TYPE,
+            str_id(&pp, ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU ? "cpu" : "samples"));
     /* The string table last: every string above is interned by now. */
     {
         size_t i;

@@ -2,14 +2,34 @@
 /*
  * output_raw.c - the original uniprof trace text.
  *
- *     #unikernel stack tracer using <backend> hypercall interface
+ *     #unikernel stack tracer using <backend> hypercall interface (xen-uniprof raw format 2)
  *     #tracing domid <N> on <YYYY-mm-dd HH:MM:SS TZ (+zzzz)>
  *     <blank>
  *     0x<pc>            innermost frame first, one per line
  *     0x<return address>
  *     ...
+ *     #[<state>]+vcpu=<V>,cpu_ns=<NS>  format 2: the sample's vCPU, its state
+ *                       (running, runnable, blocked, offline, unknown) and the
+ *                       CPU time it consumed since its previous tick
  *     1                 the walk completed (0: it did not)
  *     <blank>
+ *
+ * Format versions: 1 is every trace without the "(xen-uniprof raw format N)"
+ * mark (the original uniprof's and ours before states were recorded); 2
+ * adds the state line.  A reader refuses a number it does not know
+ * (lib/input/raw.c).  The mark sits in the first line because
+ * stackcollapse.pl skips exactly three header lines.  The state line is
+ * written for the two readers that do not know it: xen-uniprof's reader
+ * before format 2 takes a '#' line after the header for a stray comment,
+ * skips it and warns (the stacks read right, their states are lost, and
+ * the warning says something was not understood); stackcollapse.pl takes
+ * it for the outermost frame and strips the "+..." part as it strips an
+ * offset, so its output is split by state at the root ("#[running]").
+ *
+ * An interned stack with count c and CPU time S is written as c blocks
+ * whose cpu_ns add up to S (S / c each, the remainder spread one
+ * nanosecond per block over the first ones): the per-sample figures are
+ * not kept, their sum is, exactly.
  *
  * one block per sample, so an interned stack with count c is written c
  * times.  The format has no count field that every reader understands (our
@@ -77,7 +97,8 @@ static int write_header(FILE *f, const struct xu_output_meta *meta)
 
     if (localtime_r(&meta->start_time, &tm))
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z (%z)", &tm);
-    if (fprintf(f, "#unikernel stack tracer using %s hypercall interface\n"
+    if (fprintf(f, "#unikernel stack tracer using %s hypercall interface"
+                " (xen-uniprof raw format " XU_RAW_FORMAT_STR ")\n"
                 "#tracing domid %" PRIu32 " on %s\n\n",
                 meta->backend ? meta->backend : "no", meta->domid, when) < 0)
         return -EIO;
@@ -116,7 +137,17 @@ static int put_name(struct buf *b, const char *name)
     return digits ? buf_put(b, "+0x0", 4) : 0;
 }
 
-/* One sample's block, built once and written count times. */
+/* The longest state line: "#[runnable]+vcpu=4294967295,cpu_ns=<20 digits>\n". */
+#define STATE_LINE_MAX 64
+
+static int state_line(char *buf, const struct xu_stack *s, uint64_t cpu_ns)
+{
+    return snprintf(buf, STATE_LINE_MAX, "#[%s]+vcpu=%" PRIu32 ",cpu_ns=%" PRIu64 "\n",
+                    xu_vstate_name(s->state), s->vcpu, cpu_ns);
+}
+
+/* One sample's frames, built once and written count times (the state line
+ * and the terminator follow, see raw_write). */
 static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
                         const struct xu_stack *s)
 {
@@ -135,8 +166,6 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
         if (rc == 0)
             rc = buf_put(b, "\n", 1);
     }
-    if (rc == 0)
-        rc = buf_put(b, xu_walk_complete(s->end) ? "1\n\n" : "0\n\n", 3);
     return rc;
 }
 
@@ -150,12 +179,15 @@ static int check_size(struct buf *b, const struct xu_output_ctx *ctx)
     for (i = 0; i < n && rc == 0; i++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
 
+        size_t block;
+
         rc = format_stack(b, ctx, s);
-        if (rc == 0 && (s->count > XU_OUTPUT_RAW_MAX_BYTES / b->len ||
-                        s->count * b->len > XU_OUTPUT_RAW_MAX_BYTES - total))
+        block = b->len + STATE_LINE_MAX + 3;    /* at most */
+        if (rc == 0 && (s->count > XU_OUTPUT_RAW_MAX_BYTES / block ||
+                        s->count * block > XU_OUTPUT_RAW_MAX_BYTES - total))
             rc = -EFBIG;
         else if (rc == 0)
-            total += s->count * b->len;
+            total += s->count * block;
     }
     if (rc == -EFBIG)
         xu_error(ctx->log, "raw output would be larger than %llu GiB (one block per sample): "
@@ -177,12 +209,19 @@ static int raw_write(FILE *f, const struct xu_output_ctx *ctx)
         rc = write_header(f, ctx->meta);
     for (i = 0; i < n && rc == 0; i++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
-        uint64_t c;
+        const char *term = xu_walk_complete(s->end) ? "1\n\n" : "0\n\n";
+        uint64_t c, each = s->count ? s->cpu_ns / s->count : 0;
+        uint64_t extra = s->count ? s->cpu_ns % s->count : 0;
+        char line[STATE_LINE_MAX];
+        int len;
 
         rc = format_stack(&b, ctx, s);
-        for (c = 0; c < s->count && rc == 0; c++)
-            if (fwrite(b.p, 1, b.len, f) != b.len)
+        for (c = 0; c < s->count && rc == 0; c++) {
+            len = state_line(line, s, each + (c < extra));
+            if (fwrite(b.p, 1, b.len, f) != b.len || fwrite(line, 1, (size_t)len, f) != (size_t)len ||
+                fwrite(term, 1, 3, f) != 3)
                 rc = -EIO;
+        }
     }
     free(b.p);
     return rc;

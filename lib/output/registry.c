@@ -93,6 +93,8 @@ int xu_output_write_path(const struct xu_output_ops *ops, const char *path,
     struct xu_atomic_file *af;
     int rc;
 
+    if (ops != &xu_output_raw)     /* raw keeps everything, whatever the view */
+        xu_output_view_check(ctx);
     if (strcmp(path, "-") == 0)
         return write_stdout(ops, ctx);
     af = xu_atomic_open(path);

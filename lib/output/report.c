@@ -6,6 +6,12 @@
  * Self counts the samples a function was the innermost frame of; total
  * counts the samples it appears in anywhere, once per sample however often
  * it recurses.  Ties are broken by name so the text is the same every run.
+ *
+ * Views: with --weight=cpu the figures are microseconds of CPU time
+ * instead of samples; --state=oncpu/offcpu leave samples out, and split
+ * gives one pair of tables per state (per vCPU and state with per_vcpu).
+ * When the profile knows states, a table of them per vCPU comes first:
+ * samples in each state and the CPU time they stand for.
  */
 #include "config.h"
 
@@ -118,8 +124,9 @@ static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t sampl
 {
     size_t i, n = order_by(r, nfuncs, by_total);
 
-    fprintf(f, "Top functions by %s samples%s%s%s\n", by_total ? "total" : "self",
-            what[0] ? " (" : "", what, what[0] ? ")" : "");
+    fprintf(f, "Top functions by %s %s%s%s%s\n", by_total ? "total" : "self",
+            r->ctx->opts && r->ctx->opts->weight == XU_WEIGHT_CPU ? "CPU time (\xc2\xb5s)" :
+            "samples", what[0] ? " (" : "", what, what[0] ? ")" : "");
     fprintf(f, "%9s %7s %9s %7s  %s\n", "Self", "Self%", "Total", "Total%", "Function");
     for (i = 0; i < n && i < REPORT_TOP; i++) {
         const struct func_count *c = &r->counts[r->order[i].id];
@@ -149,19 +156,22 @@ static int count_group(struct report *r, const struct xu_stack *const *stacks, s
         memset(r->counts, 0, r->cap * sizeof(*r->counts));
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = stacks[k];
+        uint64_t w = xu_output_weight(r->ctx, s);
 
-        *samples += s->count;
+        if (w == 0)
+            continue;
+        *samples += w;
         if (xu_stack_incomplete(s))
-            *incomplete += s->count;
+            *incomplete += w;
         for (i = 0; i < s->depth; i++) {
             id = xu_funcs_frame(&r->fn, s, i);
             if (id < 0 || ensure_counts(r, (size_t)id + 1) < 0)
                 return -ENOMEM;
             if (i == 0)
-                r->counts[id].self += s->count;
+                r->counts[id].self += w;
             if (r->counts[id].stamp != k + 1) {
                 r->counts[id].stamp = k + 1;
-                r->counts[id].total += s->count;
+                r->counts[id].total += w;
             }
         }
     }
@@ -185,7 +195,7 @@ static int report_group(FILE *f, struct report *r, const struct xu_stack *const 
     if (rc < 0)
         return rc;
     if (what[0]) {
-        fprintf(f, "\n%s: %" PRIu64 " samples", what, samples);
+        fprintf(f, "\n%s: %" PRIu64 " %s", what, samples, xu_output_weight_unit(r->ctx));
         if (incomplete)
             fprintf(f, ", %" PRIu64 " incomplete walks (%.2f%%)", incomplete,
                     100.0 * (double)incomplete / (double)samples);
@@ -209,6 +219,28 @@ static int cmp_vcpu(const void *a, const void *b)
         return sa->vcpu < sb->vcpu ? -1 : 1;
     /* Stacks of one vCPU keep insertion order: qsort is not stable. */
     return sa < sb ? -1 : sa > sb;
+}
+
+/* Stacks by state, then insertion order (one pair of tables per state). */
+static int cmp_state(const void *a, const void *b)
+{
+    const struct xu_stack *sa = *(const struct xu_stack *const *)a;
+    const struct xu_stack *sb = *(const struct xu_stack *const *)b;
+
+    if (sa->state != sb->state)
+        return sa->state < sb->state ? -1 : 1;
+    return sa < sb ? -1 : sa > sb;
+}
+
+/* By vCPU, then state, then insertion order. */
+static int cmp_vcpu_state(const void *a, const void *b)
+{
+    const struct xu_stack *sa = *(const struct xu_stack *const *)a;
+    const struct xu_stack *sb = *(const struct xu_stack *const *)b;
+
+    if (sa->vcpu != sb->vcpu)
+        return sa->vcpu < sb->vcpu ? -1 : 1;
+    return cmp_state(a, b);
 }
 
 static void print_header(FILE *f, const struct xu_output_ctx *ctx)
@@ -235,6 +267,46 @@ static void print_header(FILE *f, const struct xu_output_ctx *ctx)
     if (t.dropped)
         fprintf(f, ", %" PRIu64 " dropped (too many distinct stacks)", t.dropped);
     fputc('\n', f);
+    if (ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU)
+        fprintf(f, "Weight: CPU time each vCPU consumed since its previous tick (\xc2\xb5s)\n");
+    if (ctx->opts && ctx->opts->states != XU_STATES_ALL)
+        fprintf(f, "States: %s\n", ctx->opts->states == XU_STATES_ONCPU ? "running only" :
+                ctx->opts->states == XU_STATES_OFFCPU ? "runnable and blocked only" :
+                "one table per state");
+}
+
+/*
+ * Per vCPU: samples in each state and the CPU time they stand for, over the
+ * whole profile (the view does not apply: it is what the view chooses from).
+ * Only when some sample's state is known.  stacks sorted by vCPU.
+ */
+static void print_states(FILE *f, const struct xu_output_ctx *ctx,
+                         const struct xu_stack *const *stacks, size_t nr)
+{
+    static const enum xu_vstate cols[] = { XU_VSTATE_RUNNING, XU_VSTATE_RUNNABLE,
+                                           XU_VSTATE_BLOCKED, XU_VSTATE_UNKNOWN };
+    struct xu_profile_totals t;
+    size_t i, start, c;
+
+    xu_profile_get_totals(ctx->profile, &t);
+    if (t.by_state[XU_VSTATE_UNKNOWN] == t.samples)
+        return;
+    fprintf(f, "\nvCPU states (samples; CPU time consumed since each vCPU's previous tick)\n");
+    fprintf(f, "%6s %9s %9s %9s %9s %14s\n", "vCPU", "running", "runnable", "blocked",
+            "unknown", "CPU time (ms)");
+    for (start = 0; start < nr; start = i) {
+        uint64_t by[XU_VSTATE__COUNT] = { 0 }, cpu_ns = 0;
+
+        for (i = start; i < nr && stacks[i]->vcpu == stacks[start]->vcpu; i++) {
+            if ((unsigned)stacks[i]->state < XU_VSTATE__COUNT)
+                by[stacks[i]->state] += stacks[i]->count;
+            cpu_ns += stacks[i]->cpu_ns;
+        }
+        fprintf(f, "%6" PRIu32, stacks[start]->vcpu);
+        for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+            fprintf(f, " %9" PRIu64, by[cols[c]]);
+        fprintf(f, " %14.3f\n", (double)cpu_ns / 1e6);
+    }
 }
 
 static int report_write(FILE *f, const struct xu_output_ctx *ctx)
@@ -242,7 +314,8 @@ static int report_write(FILE *f, const struct xu_output_ctx *ctx)
     struct report r = { .ctx = ctx };
     const struct xu_stack **stacks = NULL;
     size_t nr = xu_profile_nr_stacks(ctx->profile), i, start;
-    char what[32];
+    bool group_vcpu, group_state;
+    char what[48];
     int rc = 0;
 
     xu_funcs_init(&r.fn, ctx);
@@ -254,15 +327,27 @@ static int report_write(FILE *f, const struct xu_output_ctx *ctx)
     for (i = 0; i < nr; i++)
         stacks[i] = xu_profile_stack(ctx->profile, i);
     print_header(f, ctx);
-    if (!ctx->opts || !ctx->opts->per_vcpu) {
+    qsort(stacks, nr, sizeof(*stacks), cmp_vcpu);
+    print_states(f, ctx, stacks, nr);
+    group_vcpu = ctx->opts && ctx->opts->per_vcpu;
+    group_state = ctx->opts && ctx->opts->states == XU_STATES_SPLIT;
+    if (!group_vcpu && !group_state) {
         rc = report_group(f, &r, stacks, nr, "");
         goto out;
     }
-    qsort(stacks, nr, sizeof(*stacks), cmp_vcpu);
+    if (group_state)    /* already by vCPU alone otherwise */
+        qsort(stacks, nr, sizeof(*stacks), group_vcpu ? cmp_vcpu_state : cmp_state);
     for (start = 0; start < nr; start = i) {
-        for (i = start; i < nr && stacks[i]->vcpu == stacks[start]->vcpu; i++)
+        for (i = start; i < nr && (!group_vcpu || stacks[i]->vcpu == stacks[start]->vcpu) &&
+             (!group_state || stacks[i]->state == stacks[start]->state); i++)
             ;
-        snprintf(what, sizeof(what), "vCPU %" PRIu32, stacks[start]->vcpu);
+        if (group_vcpu && group_state)
+            snprintf(what, sizeof(what), "vCPU %" PRIu32 " %s", stacks[start]->vcpu,
+                     xu_output_state_frame(ctx, stacks[start]));
+        else if (group_vcpu)
+            snprintf(what, sizeof(what), "vCPU %" PRIu32, stacks[start]->vcpu);
+        else
+            snprintf(what, sizeof(what), "%s", xu_output_state_frame(ctx, stacks[start]));
         rc = report_group(f, &r, stacks + start, i - start, what);
         if (rc < 0)
             goto out;

@@ -5,7 +5,10 @@
  *
  * One "sampled" profile for all vCPUs, or one per vCPU with per_vcpu;
  * frames are shared; a sample is its stack root first (an "[incomplete]"
- * root for a walk that did not complete) with its count as weight.
+ * root for a walk that did not complete, after a "[running]" one when
+ * split by state) with its count as weight, or with --weight=cpu its CPU
+ * time in nanoseconds (the profile's "unit"); samples the state view
+ * leaves out are not written.
  */
 #include "config.h"
 
@@ -37,11 +40,22 @@ static int collect(struct ss *ss)
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = xu_profile_stack(ss->ctx->profile, k);
 
+        if (xu_output_state_frame(ss->ctx, s) &&
+            xu_funcs_named(&ss->fn, xu_output_state_frame(ss->ctx, s)) < 0)
+            return -ENOMEM;
         for (i = 0; i < s->depth; i++)
             if (xu_funcs_frame(&ss->fn, s, i) < 0)
                 return -ENOMEM;
     }
     return 0;
+}
+
+/* A sample's weight in this view: 0 when the state view leaves it out. */
+static uint64_t ss_weight(const struct xu_output_ctx *ctx, const struct xu_stack *s)
+{
+    if (!xu_output_in_view(ctx, s))
+        return 0;
+    return ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU ? s->cpu_ns : s->count;
 }
 
 /* Decimal without printf: a profile has millions of frame indices. */
@@ -72,25 +86,36 @@ static int write_profile(FILE *f, struct ss *ss, bool all, uint32_t vcpu, bool f
         const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
 
         if (all || s->vcpu == vcpu)
-            total += s->count;
+            total += ss_weight(ctx, s);
     }
     if (all)
         snprintf(name, sizeof(name), "all vCPUs");
     else
         snprintf(name, sizeof(name), "vCPU %" PRIu32, vcpu);
-    fprintf(f, "%s\n{\"type\":\"sampled\",\"name\":\"%s\",\"unit\":\"none\","
+    fprintf(f, "%s\n{\"type\":\"sampled\",\"name\":\"%s\",\"unit\":\"%s\","
             "\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
-            first ? "" : ",", name, total);
+            first ? "" : ",", name,
+            ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU ? "nanoseconds" : "none", total);
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
         bool comma = false;
 
-        if (!(all || s->vcpu == vcpu) || s->count == 0)
+        const char *state_root = xu_output_state_frame(ctx, s);
+
+        if (!(all || s->vcpu == vcpu) || ss_weight(ctx, s) == 0)
             continue;
         fputs(sep ? ",\n[" : "\n[", f);
         sep = true;
+        if (state_root) {
+            long id = xu_funcs_named(&ss->fn, state_root);     /* interned by collect() */
+
+            if (id < 0)
+                return -ENOMEM;
+            put_u64(f, (uint64_t)id, 0);
+            comma = true;
+        }
         if (xu_stack_incomplete(s)) {
-            put_u64(f, (uint64_t)ss->incomplete, 0);
+            put_u64(f, (uint64_t)ss->incomplete, comma ? ',' : 0);
             comma = true;
         }
         for (i = s->depth; i-- > 0;) {
@@ -109,9 +134,9 @@ static int write_profile(FILE *f, struct ss *ss, bool all, uint32_t vcpu, bool f
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
 
-        if (!(all || s->vcpu == vcpu) || s->count == 0)
+        if (!(all || s->vcpu == vcpu) || ss_weight(ctx, s) == 0)
             continue;
-        put_u64(f, s->count, sep ? ',' : 0);
+        put_u64(f, ss_weight(ctx, s), sep ? ',' : 0);
         sep = true;
     }
     fputs("]}", f);

@@ -32,6 +32,10 @@
 /* The raw format repeats a stack once per sample: larger output is refused
  * (-EFBIG) rather than written (64 GiB). */
 #define XU_OUTPUT_RAW_MAX_BYTES (1ULL << 36)
+/* The raw format this build writes, and the newest it reads (lib/output/raw.c
+ * describes the versions). */
+#define XU_RAW_FORMAT 2
+#define XU_RAW_FORMAT_STR "2"
 
 struct xu_output_meta {
     uint32_t domid;
@@ -50,6 +54,23 @@ enum xu_svg_palette {
     XU_PALETTE_ORIGIN,          /* by origin: guest kernel, application, unresolved */
 };
 
+/* What a profile's widths measure (--weight). */
+enum xu_weight {
+    XU_WEIGHT_SAMPLES = 0,      /* each sample counts 1 */
+    XU_WEIGHT_CPU,              /* each sample counts the CPU time its vCPU consumed
+                                 * since its previous tick: microseconds in the
+                                 * writers that draw or count (folded, svg, report),
+                                 * nanoseconds in pprof and speedscope */
+};
+
+/* Which samples a profile shows, by their vCPU's state (--state). */
+enum xu_state_view {
+    XU_STATES_ALL = 0,          /* every sample, as if states did not exist */
+    XU_STATES_ONCPU,            /* running only */
+    XU_STATES_OFFCPU,           /* runnable and blocked only */
+    XU_STATES_SPLIT,            /* every sample, under a root frame "[running]", ... */
+};
+
 struct xu_output_options {
     bool per_vcpu;              /* folded/report: separate vCPUs ("vcpu0;...") */
     const char *title;          /* svg: NULL = derived from the meta */
@@ -58,6 +79,8 @@ struct xu_output_options {
     bool inverted;              /* svg: icicle graph */
     const char *subtitle;       /* svg: NULL = derived from the meta */
     enum xu_svg_palette palette;        /* svg */
+    enum xu_weight weight;      /* every writer but raw (which keeps everything) */
+    enum xu_state_view states;  /* every writer but raw */
 };
 
 /*
@@ -121,6 +144,34 @@ int xu_output_top_function(const struct xu_output_ctx *ctx, char *name, size_t l
 const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
                                  const struct xu_stack *s, uint32_t i,
                                  char buf[static 19]);
+
+/*
+ * Views (--weight, --state), applied the same way by every writer but raw:
+ *
+ * xu_output_weight() is the width of stack s: 0 when the state view leaves
+ * it out, else its count, or its CPU time in microseconds (rounded to the
+ * nearest, per stack).  Microseconds because the sums a writer makes must
+ * stay exact in a double: a profile's CPU time is bounded by 2^62 ns, which
+ * is 2^52 us.  xu_output_in_view() says whether the state view keeps s
+ * (pprof and speedscope, which weigh in nanoseconds themselves).
+ * xu_output_state_frame() is the root frame of s when the view splits by
+ * state ("[running]", "[runnable]", "[blocked]", "[offline]", "[unknown]"),
+ * else NULL; xu_output_off_cpu_frame() says whether a frame name is one of
+ * the off-CPU roots (what svg colours apart).
+ */
+bool xu_output_in_view(const struct xu_output_ctx *ctx, const struct xu_stack *s);
+uint64_t xu_output_weight(const struct xu_output_ctx *ctx, const struct xu_stack *s);
+const char *xu_output_state_frame(const struct xu_output_ctx *ctx, const struct xu_stack *s);
+bool xu_output_off_cpu_frame(const char *name);
+/* "samples" or "µs of CPU time": what xu_output_weight() counts. */
+const char *xu_output_weight_unit(const struct xu_output_ctx *ctx);
+/* "--weight" / "--state" values, for options and messages; -1 when unknown. */
+int xu_weight_from_name(const char *name);
+int xu_state_view_from_name(const char *name);
+const char *xu_state_view_name(enum xu_state_view v);
+/* Warn (ctx->log) when the view leaves nothing of a profile that has
+ * samples, and why: an empty graph should not pass for an idle guest. */
+void xu_output_view_check(const struct xu_output_ctx *ctx);
 
 extern const struct xu_output_ops xu_output_raw;
 extern const struct xu_output_ops xu_output_folded;

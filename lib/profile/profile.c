@@ -33,6 +33,32 @@ const char *xu_walk_end_name(enum xu_walk_end end)
     return "unknown";
 }
 
+const char *xu_vstate_name(enum xu_vstate s)
+{
+    switch (s) {
+    case XU_VSTATE_UNKNOWN:  return "unknown";
+    case XU_VSTATE_RUNNING:  return "running";
+    case XU_VSTATE_RUNNABLE: return "runnable";
+    case XU_VSTATE_BLOCKED:  return "blocked";
+    case XU_VSTATE_OFFLINE:  return "offline";
+    case XU_VSTATE__COUNT:   break;
+    }
+    return "unknown";
+}
+
+enum xu_vstate xu_vstate_from_name(const char *name, size_t len)
+{
+    unsigned int s;
+
+    for (s = 0; s < XU_VSTATE__COUNT; s++) {
+        const char *n = xu_vstate_name((enum xu_vstate)s);
+
+        if (strlen(n) == len && memcmp(n, name, len) == 0)
+            return (enum xu_vstate)s;
+    }
+    return XU_VSTATE__COUNT;
+}
+
 #define ARENA_BLOCK_WORDS (64 * 1024)   /* 512 KiB per block */
 #define EMPTY_SLOT UINT32_MAX
 
@@ -58,10 +84,11 @@ struct xu_profile {
 };
 
 /* FNV-1a over the words, mixed per word: cheap and good enough for PCs. */
-static uint64_t stack_hash(uint32_t vcpu, enum xu_walk_end end,
+static uint64_t stack_hash(uint32_t vcpu, enum xu_vstate state, enum xu_walk_end end,
                            const uint64_t *pcs, uint32_t depth)
 {
-    uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)vcpu << 32) ^ (uint64_t)end;
+    uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)vcpu << 32) ^ ((uint64_t)state << 8) ^
+                 (uint64_t)end;
     uint32_t i;
 
     for (i = 0; i < depth; i++) {
@@ -149,24 +176,35 @@ static int grow_slots(struct xu_profile *p)
 int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
                    uint32_t depth, enum xu_walk_end end, uint64_t count)
 {
+    return xu_profile_add_state(p, vcpu, XU_VSTATE_UNKNOWN, pcs, depth, end, count, 0);
+}
+
+int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate state,
+                         const uint64_t *pcs, uint32_t depth, enum xu_walk_end end,
+                         uint64_t count, uint64_t cpu_ns)
+{
     uint64_t h;
     size_t j;
     struct stack_rec *rec;
     uint64_t *copy;
 
-    if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT)
+    if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT ||
+        (unsigned)state >= XU_VSTATE__COUNT)
         return -EINVAL;
     if (p->ends_changed)
         return -EPERM;
     /* the one bound that keeps every later sum of counts exact */
-    if (count > XU_PROFILE_MAX_SAMPLES - p->totals.samples)
+    if (count > XU_PROFILE_MAX_SAMPLES - p->totals.samples ||
+        cpu_ns > XU_PROFILE_MAX_CPU_NS - p->totals.cpu_ns)
         return -EOVERFLOW;
-    h = stack_hash(vcpu, end, pcs, depth);
+    h = stack_hash(vcpu, state, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         rec = &p->stacks[p->slots[j]];
         if (rec->hash == h && rec->s.vcpu == vcpu && rec->s.end == end &&
-            rec->s.depth == depth && memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
+            rec->s.state == state && rec->s.depth == depth &&
+            memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
             rec->s.count += count;
+            rec->s.cpu_ns += cpu_ns;
             goto counted;
         }
     }
@@ -200,7 +238,9 @@ int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
     rec->s.vcpu = vcpu;
     rec->s.depth = depth;
     rec->s.end = end;
+    rec->s.state = state;
     rec->s.count = count;
+    rec->s.cpu_ns = cpu_ns;
     rec->s.pcs = copy;
     p->slots[j] = (uint32_t)p->nr_stacks;
     p->nr_stacks++;
@@ -209,6 +249,8 @@ int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
 counted:
     p->totals.samples += count;
     p->totals.by_end[end] += count;
+    p->totals.by_state[state] += count;
+    p->totals.cpu_ns += cpu_ns;
     if (vcpu > p->totals.max_vcpu)
         p->totals.max_vcpu = vcpu;
     return 0;

@@ -2,9 +2,10 @@
 /*
  * xu_profile.h - interned stacks with counts.
  *
- * A stack is (vCPU, how the walk ended, raw PCs innermost first).  Equal
- * stacks are stored once with a count, so memory grows with the number of
- * distinct stacks, not with the number of samples.  The number of distinct
+ * A stack is (vCPU, its state when sampled, how the walk ended, raw PCs
+ * innermost first).  Equal stacks are stored once with a count and the sum
+ * of the CPU time their samples stand for, so memory grows with the number
+ * of distinct stacks, not with the number of samples.  The number of distinct
  * stacks is capped (max_stacks): once full, a new distinct stack is counted
  * in xu_profile_totals.dropped instead of being stored, so a hostile guest
  * cannot make the profiler's memory grow without bound.
@@ -17,6 +18,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "profile/xu_vstate.h"
 #include "profile/xu_walk.h"
 
 #define XU_PROFILE_DEFAULT_MAX_STACKS (1u << 20)
@@ -27,6 +29,11 @@
  * uint64_t nor lose precision in a double (exact up to 2^53).
  */
 #define XU_PROFILE_MAX_SAMPLES (1ULL << 48)
+/*
+ * CPU time one profile holds in all, in ns (2^62: 146 years): sums of it in
+ * any unit fit a uint64_t, so no writer needs to saturate.
+ */
+#define XU_PROFILE_MAX_CPU_NS (1ULL << 62)
 
 struct xu_profile;
 
@@ -34,7 +41,10 @@ struct xu_stack {
     uint32_t vcpu;
     uint32_t depth;             /* >= 1: pcs[0] is the instruction pointer */
     enum xu_walk_end end;
+    enum xu_vstate state;       /* what the vCPU was doing (part of the key) */
     uint64_t count;
+    uint64_t cpu_ns;            /* CPU time Xen accounted to the vCPU in the
+                                 * tick before each of these samples, summed */
     const uint64_t *pcs;        /* innermost first */
 };
 
@@ -43,6 +53,8 @@ struct xu_profile_totals {
     uint64_t stacks;            /* distinct stacks stored */
     uint64_t dropped;           /* samples not stored because max_stacks was reached */
     uint64_t by_end[XU_WALK__COUNT];
+    uint64_t by_state[XU_VSTATE__COUNT];        /* samples */
+    uint64_t cpu_ns;            /* sum of the stacks' cpu_ns, dropped ones included */
     unsigned int max_vcpu;      /* highest vCPU seen */
 };
 
@@ -56,6 +68,13 @@ void xu_profile_free(struct xu_profile *p);
  * the profile is full is counted as dropped and returns 0. */
 int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
                    uint32_t depth, enum xu_walk_end end, uint64_t count);
+/* The same with the vCPU's state and the CPU time the count samples stand
+ * for; also -EOVERFLOW (nothing counted) past XU_PROFILE_MAX_CPU_NS, and
+ * -EINVAL for a state out of range.  xu_profile_add() is this with
+ * XU_VSTATE_UNKNOWN and 0 ns. */
+int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate state,
+                         const uint64_t *pcs, uint32_t depth, enum xu_walk_end end,
+                         uint64_t count, uint64_t cpu_ns);
 
 void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out);
 

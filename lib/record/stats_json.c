@@ -21,6 +21,43 @@ static void json_string(FILE *f, const char *s)
     xu_fput_json(f, s ? s : "");
 }
 
+/*
+ * Samples by state (what the profile holds), then per vCPU the ticks it
+ * spent in each state (every tick counts for every vCPU, sampled or not),
+ * the time that stands for (the run's elapsed time shared out per tick),
+ * and the CPU time Xen accounted to it between its first and last read
+ * (null when no read succeeded: a backend without states).
+ */
+static void write_states(FILE *f, const struct xu_sampler_stats *st,
+                         const struct xu_profile_totals *tot)
+{
+    double per_tick = st->ticks ? st->elapsed_s / (double)st->ticks : 0.0;
+    unsigned int v, k, n = st->vcpus < XU_MAX_VCPUS ? st->vcpus : XU_MAX_VCPUS;
+
+    fprintf(f, "  \"samples_by_state\": {");
+    for (k = 0; k < XU_VSTATE__COUNT; k++)
+        fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
+                tot->by_state[k]);
+    fprintf(f, "},\n  \"cpu_ns_sampled\": %" PRIu64 ",\n  \"vcpu_states\": [", tot->cpu_ns);
+    for (v = 0; v < n; v++) {
+        const struct xu_vcpu_tally *ty = &st->per_vcpu[v];
+
+        fprintf(f, "%s\n    {\"vcpu\": %u, \"ticks\": {", v ? "," : "", v);
+        for (k = 0; k < XU_VSTATE__COUNT; k++)
+            fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
+                    ty->ticks[k]);
+        fprintf(f, "}, \"time_s\": {");
+        for (k = 0; k < XU_VSTATE__COUNT; k++)
+            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
+                    (double)ty->ticks[k] * per_tick);
+        if (ty->cpu_seen)
+            fprintf(f, "}, \"cpu_ns\": %" PRIu64 "}", ty->cpu_last_ns - ty->cpu_first_ns);
+        else
+            fprintf(f, "}, \"cpu_ns\": null}");
+    }
+    fprintf(f, "%s],\n", n ? "\n  " : "");
+}
+
 int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
                           const struct xu_sampler_stats *st,
                           const struct xu_profile_totals *tot, const char *output,
@@ -60,6 +97,7 @@ int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
             st->paused_ns.min, xu_hist_quantile(&st->paused_ns, 0.5),
             xu_hist_quantile(&st->paused_ns, 0.99), st->paused_ns.max,
             st->paused_ns.count ? (double)st->paused_ns.sum / (double)st->paused_ns.count : 0.0);
+    write_states(f, st, tot);
     fprintf(f, "  \"stop_reason\": \"%s\",\n  \"exit_code\": %d\n}\n",
             xu_stop_reason_name(st->reason), (int)result);
     rc = xu_atomic_commit(af);

@@ -24,6 +24,10 @@ struct vcpu_buf {
     uint64_t *pcs;
     struct xu_unwind_result res;
     int have;                   /* a stack was captured this tick */
+    enum xu_vstate state;       /* this tick's, read before the pause */
+    uint64_t cpu_ns;            /* CPU time since the previous tick's read */
+    uint64_t prev_cpu_ns;       /* Xen's cumulative figure at that read */
+    bool have_prev;             /* prev_cpu_ns is valid */
 };
 
 const char *xu_stop_reason_name(enum xu_stop_reason r)
@@ -124,7 +128,65 @@ static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason)
 }
 
 /*
- * One tick: pause, capture every online vCPU, unpause.  Returns 0, or the
+ * Each vCPU's scheduler state and CPU time, read here, at the start of the
+ * tick and just before the pause, for two reasons: a paused vCPU is neither
+ * running nor blocked in the sense a profile means (Xen reports what the
+ * pause made of it), and reading it inside the paused window would make
+ * the window longer by a hypercall per vCPU.  What remains is a race: the
+ * state is some microseconds older than the registers (the rest of this
+ * loop and the pause hypercall lie between), and a vCPU can block, wake or
+ * be scheduled in that gap, so a few samples carry the state their vCPU
+ * had just before.  The CPU time is read at the same moment, so a tick's
+ * delta is the CPU time between two consecutive reads: the time up to
+ * this sample, not to the exact instant of the registers.  A vCPU's first
+ * tick, and the tick after a failed read, have no previous read and weigh 0.
+ */
+static void read_states(struct xu_target *t, struct vcpu_buf *bufs, unsigned int nr_vcpus)
+{
+    struct xu_vcpu_state vs;
+    unsigned int v;
+
+    for (v = 0; v < nr_vcpus; v++) {
+        struct vcpu_buf *b = &bufs[v];
+
+        b->cpu_ns = 0;
+        if (xu_target_vcpu_state(t, v, &vs) < 0) {
+            b->state = XU_VSTATE_UNKNOWN;
+            b->have_prev = false;
+            continue;
+        }
+        b->state = (unsigned)vs.state < XU_VSTATE__COUNT ? vs.state : XU_VSTATE_UNKNOWN;
+        /* Xen's cpu_time only grows; a smaller figure (a vCPU brought down
+         * and up) starts afresh rather than wrapping */
+        if (b->have_prev && vs.cpu_time_ns >= b->prev_cpu_ns)
+            b->cpu_ns = vs.cpu_time_ns - b->prev_cpu_ns;
+        b->prev_cpu_ns = vs.cpu_time_ns;
+        b->have_prev = true;
+    }
+}
+
+/* After a tick that counted: each vCPU's state and CPU time into the run's tally. */
+static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *bufs,
+                         unsigned int nr_vcpus)
+{
+    unsigned int v;
+
+    for (v = 0; v < nr_vcpus; v++) {
+        struct xu_vcpu_tally *ty = &st->per_vcpu[v];
+
+        ty->ticks[bufs[v].state]++;
+        if (bufs[v].state == XU_VSTATE_UNKNOWN || !bufs[v].have_prev)
+            continue;
+        if (!ty->cpu_seen) {
+            ty->cpu_seen = true;
+            ty->cpu_first_ns = bufs[v].prev_cpu_ns;
+        }
+        ty->cpu_last_ns = bufs[v].prev_cpu_ns;
+    }
+}
+
+/*
+ * One tick: states (read_states), pause, capture every online vCPU, unpause.  Returns 0, or the
  * error of pause/unpause.  Per-vCPU failures are counted, not fatal.
  */
 static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
@@ -140,6 +202,7 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     for (v = 0; v < nr_vcpus; v++)
         bufs[v].have = 0;
 
+    read_states(t, bufs, nr_vcpus);
     t0 = now_ns(clock);
     rc = xu_pause_take(pause);
     if (rc < 0)
@@ -288,6 +351,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         }
         st->ticks++;
         xu_hist_add(&st->paused_ns, paused_ns);
+        tally_states(st, bufs, nr_vcpus);
 
         /*
          * A vCPU or stack that cannot be read may be a domain being torn
@@ -310,7 +374,8 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         for (v = 0; v < nr_vcpus; v++) {
             if (!bufs[v].have)
                 continue;
-            if (xu_profile_add(p, v, bufs[v].pcs, bufs[v].res.depth, bufs[v].res.end, 1) < 0)
+            if (xu_profile_add_state(p, v, bufs[v].state, bufs[v].pcs, bufs[v].res.depth,
+                                     bufs[v].res.end, 1, bufs[v].cpu_ns) < 0)
                 st->intern_failures++;
             else
                 st->samples++;

@@ -5,8 +5,11 @@
  * Ticks on absolute deadlines (CLOCK_MONOTONIC, TIMER_ABSTIME) at the given
  * frequency, so sleep jitter never accumulates into drift.  Each tick:
  *
- *     pause -> for each online vCPU: registers, unwind into a preallocated
- *     PC buffer -> unpause -> intern the stacks into the profile
+ *     for each vCPU: scheduler state and CPU time (guest still running)
+ *     -> pause -> for each online vCPU: registers, unwind into a
+ *     preallocated PC buffer -> unpause -> intern the stacks into the
+ *     profile, each with its vCPU's state and the CPU time it consumed
+ *     since its previous tick
  *
  * The paused window holds only hypercalls and reads of already-mapped
  * frames (plus mapping a frame the caches have not seen yet).  Once pause
@@ -75,6 +78,14 @@ struct xu_sampler_config {
     const struct xu_clock *clock;
 };
 
+/* One vCPU over the run: ticks by scheduler state (a tick counts for every
+ * vCPU, sampled or not), and Xen's CPU time at its first and last read. */
+struct xu_vcpu_tally {
+    uint64_t ticks[XU_VSTATE__COUNT];
+    uint64_t cpu_first_ns, cpu_last_ns;
+    bool cpu_seen;              /* cpu_*_ns are valid: a state read succeeded */
+};
+
 struct xu_sampler_stats {
     uint64_t ticks;                 /* pause/unpause windows */
     uint64_t samples;               /* vCPU stacks recorded */
@@ -87,6 +98,7 @@ struct xu_sampler_stats {
     int error;                      /* -errno for XU_STOP_ERROR */
     bool left_paused;               /* an unpause failed for good (already logged) */
     unsigned int vcpus;             /* max_vcpu_id + 1 at start */
+    struct xu_vcpu_tally per_vcpu[XU_MAX_VCPUS];    /* [0, vcpus) */
 };
 
 /* Fills *stats (also on error).  Returns 0 when the loop ended normally

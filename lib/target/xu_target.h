@@ -15,16 +15,21 @@
  * already mapped are what the sampler calls while the guest is stopped.
  * vcpu_regs() must not allocate or do I/O other than its hypercalls.
  *
+ * vcpu_state() is asked while the guest runs, just before the pause: a
+ * paused vCPU is neither running nor blocked in the sense a profile means.
+ *
  * pause() and unpause() are called by target/pause.c alone (xu_pause.h
  * holds the policy), so there are no helpers for them here.
  */
 #ifndef XU_TARGET_H
 #define XU_TARGET_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
+#include "profile/xu_vstate.h"
 #include "util/xu_log.h"
 
 #define XU_PAGE_SHIFT 12
@@ -92,6 +97,12 @@ struct xu_vcpu_regs {
     uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
 };
 
+/* A vCPU as the scheduler sees it (XEN_DOMCTL_getvcpuinfo). */
+struct xu_vcpu_state {
+    enum xu_vstate state;
+    uint64_t cpu_time_ns;       /* CPU time Xen accounted to it since it was created */
+};
+
 struct xu_target;
 
 struct xu_target_ops {
@@ -109,6 +120,11 @@ struct xu_target_ops {
     /* Registers of one vCPU of a paused domain.  An offline vCPU is not an
      * error: it returns 0 with out->online == false. */
     int (*vcpu_regs)(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out);
+
+    /* Optional (NULL: every sample's state is unknown, its CPU time 0).
+     * The state and CPU time of one vCPU of a running or paused domain;
+     * one hypercall, no allocation. */
+    int (*vcpu_state)(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_state *out);
 
     /*
      * Map one 4 KiB frame of the guest read-only.  frame is a frame number in
@@ -151,5 +167,18 @@ static inline int xu_target_info(struct xu_target *t, struct xu_domain_info *out
 static inline int xu_target_vcpu_regs(struct xu_target *t, unsigned int vcpu,
                                       struct xu_vcpu_regs *out)
 { return t->ops->vcpu_regs(t, vcpu, out); }
+/* Fills *out in any case: XU_VSTATE_UNKNOWN and 0 ns on failure, and
+ * -EOPNOTSUPP from a backend without the op. */
+static inline int xu_target_vcpu_state(struct xu_target *t, unsigned int vcpu,
+                                       struct xu_vcpu_state *out)
+{
+    int rc = t->ops->vcpu_state ? t->ops->vcpu_state(t, vcpu, out) : -EOPNOTSUPP;
+
+    if (rc < 0) {
+        out->state = XU_VSTATE_UNKNOWN;
+        out->cpu_time_ns = 0;
+    }
+    return rc;
+}
 
 #endif

@@ -263,6 +263,26 @@ static int io_vcpu_online(void *ctx, unsigned int vcpu, bool *online)
     return 0;
 }
 
+/* State and CPU time: the same domctl, asked before the pause. */
+static int xcb_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_state *out)
+{
+    struct xc_priv *p = t->priv;
+    xc_vcpuinfo_t vi;
+
+    memset(&vi, 0, sizeof(vi));
+    /* asked every tick: a domain going away says so at the pause that
+     * follows, with one message, not one per vCPU here */
+    if (xc_vcpu_getinfo(p->xch, t->domid, vcpu, &vi) < 0) {
+        int err = errno > 0 ? errno : EIO;
+
+        xu_debug(t->log, "XEN_DOMCTL_getvcpuinfo (vCPU %u state): %s", vcpu, strerror(err));
+        return -err;
+    }
+    out->state = xu_vstate_from_flags(vi.online != 0, vi.blocked != 0, vi.running != 0);
+    out->cpu_time_ns = vi.cpu_time;
+    return 0;
+}
+
 static const struct xu_xen_domctls domctls = {
     .vcpu_context = io_vcpu_context,
     .hvm_record = io_hvm_record,
@@ -312,6 +332,7 @@ const struct xu_target_ops xu_target_xc_ops = {
     .pause = xcb_pause,
     .unpause = xcb_unpause,
     .vcpu_regs = xcb_vcpu_regs,
+    .vcpu_state = xcb_vcpu_state,
     .map_frame = xcb_map_frame,
     .unmap_frame = xcb_unmap_frame,
 };

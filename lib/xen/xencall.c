@@ -237,6 +237,28 @@ static int vcpu_online(struct xu_target *t, struct stable_priv *p, unsigned int 
     return 0;
 }
 
+/* State and CPU time: the same domctl, asked before the pause. */
+static int stable_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_state *out)
+{
+    struct stable_priv *p = t->priv;
+    int err;
+
+    memset(p->domctl, 0, sizeof(*p->domctl));
+    p->domctl->u.getvcpuinfo.vcpu = vcpu;
+    err = domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
+    /* asked every tick: a domain going away says so at the pause that
+     * follows, with one message, not one per vCPU here */
+    if (err) {
+        xu_debug(t->log, "XEN_DOMCTL_getvcpuinfo (vCPU %u state): %s", vcpu, strerror(err));
+        return -err;
+    }
+    out->state = xu_vstate_from_flags(p->domctl->u.getvcpuinfo.online != 0,
+                                      p->domctl->u.getvcpuinfo.blocked != 0,
+                                      p->domctl->u.getvcpuinfo.running != 0);
+    out->cpu_time_ns = p->domctl->u.getvcpuinfo.cpu_time;
+    return 0;
+}
+
 /* The domctls an architecture reads a vCPU with (struct xu_xen_regs_io). */
 static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
 {
@@ -343,6 +365,7 @@ const struct xu_target_ops xu_target_xencall_ops = {
     .pause = stable_pause,
     .unpause = stable_unpause,
     .vcpu_regs = stable_vcpu_regs,
+    .vcpu_state = stable_vcpu_state,
     .map_frame = stable_map_frame,
     .unmap_frame = stable_unmap_frame,
 };

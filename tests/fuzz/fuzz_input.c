@@ -6,7 +6,9 @@
  * input format (auto, raw, folded), per-vCPU output, the SVG's orientation
  * and palette, a small stack cap so the "profile full" path runs too, and
  * whether a fixed ELF (main, work, leaf, idle at 0x1000..0x1100, as the
- * seeds use) symbolises, as `convert --elf` does.
+ * seeds use) symbolises, as `convert --elf` does.  The control byte is
+ * full, so the view (--state, --weight) comes from the file's length: every
+ * combination runs over any corpus of a few files.
  * The file is read as `convert` reads it; the profile is then written in
  * every format (output discarded), and drawn as a diff against the part of
  * the file before its first form feed (or against itself).
@@ -149,6 +151,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     oo.inverted = ctl & 8;
     oo.palette = ctl & 16 ? XU_PALETTE_ORIGIN : XU_PALETTE_HASH;
     oo.min_width = ctl & 32 ? 0.0001 : 0;
+    oo.states = (enum xu_state_view)(size & 3);
+    oo.weight = size & 4 ? XU_WEIGHT_CPU : XU_WEIGHT_SAMPLES;
     symtab = ctl & 128 ? elf_symbols() : NULL;
     in = read_input(data, size, fmts[(ctl & 3) % 3], ctl & 64 ? 4 : 0, symtab);
     if (!in)

@@ -212,6 +212,35 @@ static void contract_pv_regs_and_offline_vcpus(void **state)
     contract_assert_released();
 }
 
+/* State and CPU time come from getvcpuinfo, paused or not, and a failure
+ * there is quiet (debug only): it is asked every tick. */
+static void contract_vcpu_state(void **state)
+{
+    struct xu_target t;
+    struct xu_vcpu_state vs;
+
+    assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
+    assert_non_null(contract_ops->vcpu_state);
+    assert_int_equal(xu_target_vcpu_state(&t, 0, &vs), 0);
+    assert_int_equal(vs.state, XU_VSTATE_RUNNING);
+    assert_int_equal(vs.cpu_time_ns, 1000000);
+    assert_int_equal(xu_target_vcpu_state(&t, 3, &vs), 0);
+    assert_int_equal(vs.cpu_time_ns, 4000000);
+    assert_int_equal(xu_target_vcpu_state(&t, 2, &vs), 0);
+    assert_int_equal(vs.state, XU_VSTATE_OFFLINE);
+    /* a paused domain's vCPUs are not running: why the sampler asks first */
+    contract_pause(&t);
+    assert_int_equal(xu_target_vcpu_state(&t, 0, &vs), 0);
+    assert_int_equal(vs.state, XU_VSTATE_RUNNABLE);
+    contract_unpause();
+    assert_true(xu_target_vcpu_state(&t, FAKE_NR_VCPUS, &vs) < 0);
+    assert_int_equal(vs.state, XU_VSTATE_UNKNOWN);
+    assert_int_equal(vs.cpu_time_ns, 0);
+    assert_int_equal(fake_xen.nr_errors, 0);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
 static void contract_pv32_guest(void **state)
 {
     struct xu_target t;
@@ -356,6 +385,7 @@ int contract_run(const char *name)
         cmocka_unit_test_setup(contract_info_pv, contract_reset),
         cmocka_unit_test_setup(contract_info_pvh_and_hvm, contract_reset),
         cmocka_unit_test_setup(contract_pv_regs_and_offline_vcpus, contract_reset),
+        cmocka_unit_test_setup(contract_vcpu_state, contract_reset),
         cmocka_unit_test_setup(contract_pv32_guest, contract_reset),
         cmocka_unit_test_setup(contract_hvm_regs_and_offline_vcpus, contract_reset),
         cmocka_unit_test_setup(contract_hvm_missing_record_of_online_vcpu_is_error, contract_reset),

@@ -176,6 +176,11 @@ int fake_xen_domctl(struct xen_domctl *d)
         if (vcpu >= FAKE_NR_VCPUS)
             return -EINVAL;
         d->u.getvcpuinfo.online = fake_xen.vcpu[vcpu] == FAKE_VCPU_UP;
+        /* an online vCPU of a running domain runs; of a paused one it
+         * waits (runnable); its CPU time a fixed figure per vCPU */
+        d->u.getvcpuinfo.running = d->u.getvcpuinfo.online && fake_xen.pause_count == 0;
+        d->u.getvcpuinfo.blocked = 0;
+        d->u.getvcpuinfo.cpu_time = d->u.getvcpuinfo.online ? 1000000ULL * (vcpu + 1) : 0;
         return 0;
     case XEN_DOMCTL_getvcpucontext:
         vcpu = d->u.vcpucontext.vcpu;

@@ -17,9 +17,18 @@
 #define SIM_DOMID 1
 #define PTE_ADDR_MASK 0x000ffffffffff000ULL
 
+struct sim_vstate {
+    enum xu_vstate state;
+    uint64_t cpu_ns;
+};
+
 struct sim_vcpu {
     struct xu_vcpu_regs *states;
     size_t n, cap;
+    struct sim_vstate *vstates;     /* the scheduler's view, a cycle too */
+    size_t vn, vcap;
+    uint64_t cpu_ns;                /* cumulative, as Xen's cpu_time */
+    uint64_t cpu_upto;              /* entries added to cpu_ns so far */
 };
 
 struct xu_sim {
@@ -72,8 +81,10 @@ void xu_sim_free(struct xu_sim *sim)
     if (!sim)
         return;
     if (sim->vcpus)
-        for (i = 0; i < sim->nr_vcpus; i++)
+        for (i = 0; i < sim->nr_vcpus; i++) {
             free(sim->vcpus[i].states);
+            free(sim->vcpus[i].vstates);
+        }
     free(sim->vcpus);
     free(sim->mem);
     free(sim);
@@ -246,6 +257,26 @@ int xu_sim_push_state(struct xu_sim *sim, unsigned int vcpu, const struct xu_vcp
         v->cap = cap;
     }
     v->states[v->n++] = *regs;
+    return 0;
+}
+
+int xu_sim_push_vstate(struct xu_sim *sim, unsigned int vcpu, enum xu_vstate state,
+                       uint64_t cpu_ns)
+{
+    struct sim_vcpu *v;
+
+    if (vcpu >= sim->nr_vcpus || (unsigned)state >= XU_VSTATE__COUNT)
+        return -EINVAL;
+    v = &sim->vcpus[vcpu];
+    if (v->vn == v->vcap) {
+        size_t cap = v->vcap ? v->vcap * 2 : 16;
+        struct sim_vstate *s = realloc(v->vstates, cap * sizeof(*s));
+        if (!s)
+            return -ENOMEM;
+        v->vstates = s;
+        v->vcap = cap;
+    }
+    v->vstates[v->vn++] = (struct sim_vstate){ state, cpu_ns };
     return 0;
 }
 
@@ -462,6 +493,31 @@ static int sim_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_
     return 0;
 }
 
+static int sim_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_state *out)
+{
+    struct xu_sim *sim = t->priv;
+    struct sim_vcpu *v;
+    uint64_t k = sim->ctr.pauses;   /* asked before pause k + 1 */
+
+    if (vcpu >= sim->nr_vcpus)
+        return -EINVAL;
+    if (sim->gone)
+        return -ESRCH;
+    v = &sim->vcpus[vcpu];
+    if (v->vn == 0)
+        return -EOPNOTSUPP;     /* nothing scripted: as a backend without the op */
+    sim->ctr.state_reads++;
+    if (sim->ctr.pause_depth > 0)
+        sim->ctr.state_reads_paused++;
+    while (v->cpu_upto <= k) {
+        v->cpu_ns += v->vstates[v->cpu_upto % v->vn].cpu_ns;
+        v->cpu_upto++;
+    }
+    out->state = v->vstates[k % v->vn].state;
+    out->cpu_time_ns = v->cpu_ns;
+    return 0;
+}
+
 static const void *sim_map_frame(struct xu_target *t, uint64_t frame)
 {
     struct xu_sim *sim = t->priv;
@@ -500,6 +556,7 @@ const struct xu_target_ops xu_sim_ops = {
     .pause = sim_pause,
     .unpause = sim_unpause,
     .vcpu_regs = sim_vcpu_regs,
+    .vcpu_state = sim_vcpu_state,
     .map_frame = sim_map_frame,
     .unmap_frame = sim_unmap_frame,
 };
@@ -512,6 +569,7 @@ static const struct xu_target_ops sim_ops = {
     .pause = sim_pause,
     .unpause = sim_unpause,
     .vcpu_regs = sim_vcpu_regs,
+    .vcpu_state = sim_vcpu_state,
     .map_frame = sim_map_frame,
     .unmap_frame = sim_unmap_frame,
 };

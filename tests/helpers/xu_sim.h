@@ -69,6 +69,17 @@ int xu_sim_write_u64(struct xu_sim *sim, uint64_t root, uint64_t va, uint64_t v)
 
 /* Append a register state to vcpu's cycle; every pause moves to the next. */
 int xu_sim_push_state(struct xu_sim *sim, unsigned int vcpu, const struct xu_vcpu_regs *regs);
+/*
+ * Append (state, cpu_ns) to vcpu's cycle of scheduler states, what
+ * vcpu_state() answers.  The read before pause k + 1 (k = pauses so far)
+ * shows entry k of the cycle, and the vCPU's cumulative CPU time then has
+ * grown by that entry's cpu_ns: the sampler's CPU time for the sample of
+ * tick k + 1 is entry k's cpu_ns (0 at the first tick, which has no tick
+ * before it).  A vCPU without entries answers -EOPNOTSUPP, as a backend
+ * without the op.
+ */
+int xu_sim_push_vstate(struct xu_sim *sim, unsigned int vcpu, enum xu_vstate state,
+                       uint64_t cpu_ns);
 /* Mark the domain shut down / gone after n more pauses (0 = now). */
 void xu_sim_end_after(struct xu_sim *sim, uint64_t pauses, int gone);
 /* Make the domain dying after n more pauses, as during `xl destroy`: it still
@@ -113,6 +124,8 @@ struct xu_sim_counters {
     int pause_depth;            /* pauses - unpauses */
     uint64_t unpause_calls;     /* unpause calls, failed ones included */
     uint64_t opens;
+    uint64_t state_reads;       /* vcpu_state calls answered */
+    uint64_t state_reads_paused;/* of which while the domain was paused */
 };
 void xu_sim_get_counters(const struct xu_sim *sim, struct xu_sim_counters *out);
 

@@ -203,24 +203,28 @@ static void test_raw_exact(void **state)
     add(fx, 0, XU_WALK_DEPTH, 1, 2, c);
     symbolize(fx);                      /* raw stays unsymbolised anyway */
     assert_renders(&xu_output_raw, &fx->ctx,
-        "#unikernel stack tracer using xencall hypercall interface\n"
+        "#unikernel stack tracer using xencall hypercall interface (xen-uniprof raw format 2)\n"
         "#tracing domid 7 on 2023-11-14 22:13:20 UTC (+0000)\n"
         "\n"
         "0xffffffff81001005\n"
         "0xffffffff81000033\n"
         "0x1100\n"
+        "#[unknown]+vcpu=0,cpu_ns=0\n"
         "1\n"
         "\n"
         "0xffffffff81001005\n"
         "0xffffffff81000033\n"
         "0x1100\n"
+        "#[unknown]+vcpu=0,cpu_ns=0\n"
         "1\n"
         "\n"
         "0x2000\n"
+        "#[unknown]+vcpu=1,cpu_ns=0\n"
         "0\n"
         "\n"
         "0x3000\n"
         "0x3100\n"
+        "#[unknown]+vcpu=0,cpu_ns=0\n"
         "0\n"
         "\n");
 }
@@ -232,7 +236,7 @@ static void test_raw_offline_and_empty(void **state)
     fx->meta.backend = NULL;
     fx->meta.domid = 0;
     assert_renders(&xu_output_raw, &fx->ctx,
-        "#unikernel stack tracer using no hypercall interface\n"
+        "#unikernel stack tracer using no hypercall interface (xen-uniprof raw format 2)\n"
         "#tracing domid 0 on 2023-11-14 22:13:20 UTC (+0000)\n"
         "\n");
 }
@@ -254,12 +258,12 @@ static void test_raw_with_names(void **state)
     add(fx, 0, XU_WALK_COMPLETE, 1, 6, c);
     fx->ctx.names = &fn;
     assert_renders(&xu_output_raw, &fx->ctx,
-        "#unikernel stack tracer using xencall hypercall interface\n"
+        "#unikernel stack tracer using xencall hypercall interface (xen-uniprof raw format 2)\n"
         "#tracing domid 7 on 2023-11-14 22:13:20 UTC (+0000)\n"
         "\n"
-        "do_work\nmain\n1\n\n"
-        "bad?name\n0x9\n1\n\n"
-        "0+0x0\n42+0x0\n?x\n?pad?\ntab?here\n?\n1\n\n");
+        "do_work\nmain\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n"
+        "bad?name\n0x9\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n"
+        "0+0x0\n42+0x0\n?x\n?pad?\ntab?here\n?\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n");
 }
 
 /* ---------------------------------------------------------------- folded */

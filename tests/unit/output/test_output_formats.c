@@ -148,6 +148,10 @@ struct decoded {
     char *strings[64];
     size_t nr_strings;
     uint64_t sample_locs[8][8], sample_value[8], sample_nlocs[8];
+    uint64_t sample_values[8][4], sample_nvalues[8];    /* every value, in order */
+    uint64_t sample_label_key[8][4], sample_label_str[8][4], sample_nlabels[8];
+    uint64_t types[4], units[4], default_type;
+    size_t nr_types;
     size_t nr_samples;
     uint64_t loc_addr[16], loc_func[16], loc_mapping[16];
     size_t nr_locs;
@@ -175,6 +179,9 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 else if (f == 2)
                     d->sample_unit = v;
             }
+            assert_true(d->nr_types < 4);
+            d->types[d->nr_types] = d->sample_type;
+            d->units[d->nr_types++] = d->sample_unit;
             break;
         case 2: {       /* sample */
             size_t i = d->nr_samples++;
@@ -186,15 +193,29 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                     while (s2.p < s2.end)
                         d->sample_locs[i][d->sample_nlocs[i]++] = varint(&s2);
                 } else if (f == 2) {
+                    /* the first value, and all of them */
                     d->sample_value[i] = varint(&s2);
+                    d->sample_values[i][d->sample_nvalues[i]++] = d->sample_value[i];
+                    while (s2.p < s2.end) {
+                        assert_true(d->sample_nvalues[i] < 4);
+                        d->sample_values[i][d->sample_nvalues[i]++] = varint(&s2);
+                    }
                 } else if (f == 3) {
+                    size_t l = d->sample_nlabels[i]++;
+
+                    assert_true(l < 4);
                     while (s2.p < s2.end) {
                         unsigned int g = next_field(&s2, &v, &s3);
 
                         if (g == 1)
-                            d->label_key = v;
+                            d->sample_label_key[i][l] = v;
                         else if (g == 2)
-                            d->label_str = v;
+                            d->sample_label_str[i][l] = v;
+                    }
+                    /* the first label of the first sample, for the older checks */
+                    if (i == 0 && l == 0) {
+                        d->label_key = d->sample_label_key[0][0];
+                        d->label_str = d->sample_label_str[0][0];
                     }
                 }
             }
@@ -259,6 +280,9 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
         case 12:
             d->period = v;
             break;
+        case 14:
+            d->default_type = v;
+            break;
         default:
             break;
         }
@@ -317,8 +341,13 @@ static void test_pprof_decoded(void **state)
     decode(raw, rawlen, &d);
 
     assert_string_equal(str(&d, 0), "");
-    assert_string_equal(str(&d, d.sample_type), "samples");
-    assert_string_equal(str(&d, d.sample_unit), "count");
+    /* samples/count and cpu/nanoseconds, samples the default */
+    assert_int_equal(d.nr_types, 2);
+    assert_string_equal(str(&d, d.types[0]), "samples");
+    assert_string_equal(str(&d, d.units[0]), "count");
+    assert_string_equal(str(&d, d.types[1]), "cpu");
+    assert_string_equal(str(&d, d.units[1]), "nanoseconds");
+    assert_string_equal(str(&d, d.default_type), "samples");
     assert_int_equal(d.period, 10000000);               /* 1e9 / 100 Hz */
     assert_int_equal(d.duration, 2500000000ULL);
     assert_int_equal(d.nr_samples, 2);
@@ -328,6 +357,11 @@ static void test_pprof_decoded(void **state)
     assert_int_equal(d.sample_nlocs[1], 2);             /* work, then [incomplete] */
     assert_string_equal(str(&d, d.label_key), "vcpu");
     assert_string_equal(str(&d, d.label_str), "1");
+    assert_int_equal(d.sample_nvalues[0], 2);
+    assert_int_equal(d.sample_values[0][1], 0);         /* no state read: no CPU time */
+    assert_int_equal(d.sample_nlabels[0], 2);
+    assert_string_equal(str(&d, d.sample_label_key[0][1]), "state");
+    assert_string_equal(str(&d, d.sample_label_str[0][1]), "unknown");
     /* Leaf first: work at 0x1044, main at 0x1010. */
     assert_int_equal(d.loc_addr[d.sample_locs[0][0] - 1], 0x1044);
     assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][0] - 1] - 1]), "work");
@@ -359,6 +393,68 @@ static void test_pprof_decoded(void **state)
     unlink(path);
 }
 
+/* States and CPU time: the second sample type, the state label, the state
+ * root when split, cpu the default type with --weight=cpu, and samples the
+ * state view leaves out not written. */
+static void test_pprof_states(void **state)
+{
+    static const uint64_t s1[] = { 0x1044, 0x1010 }, s2[] = { 0x1050 };
+    struct xu_output_meta meta = { .domid = 3, .backend = "sim", .frequency_hz = 100 };
+    struct xu_output_options o = { .weight = XU_WEIGHT_CPU, .states = XU_STATES_SPLIT };
+    struct xu_output_ctx ctx = { .meta = &meta, .opts = &o };
+    struct xu_profile *p = xu_profile_new(0);
+    struct decoded d;
+    uint8_t *raw;
+    char *gz;
+    size_t gzlen, rawlen, i;
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add_state(p, 0, XU_VSTATE_RUNNING, s1, 2, XU_WALK_COMPLETE,
+                                          3, 5000), 0);
+    assert_int_equal(xu_profile_add_state(p, 1, XU_VSTATE_BLOCKED, s2, 1, XU_WALK_COMPLETE,
+                                          2, 40), 0);
+    ctx.profile = p;
+    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    raw = gunzip(gz, gzlen, &rawlen);
+    decode(raw, rawlen, &d);
+    assert_string_equal(str(&d, d.default_type), "cpu");
+    assert_int_equal(d.nr_samples, 2);
+    assert_int_equal(d.sample_nvalues[0], 2);
+    assert_int_equal(d.sample_values[0][0], 3);
+    assert_int_equal(d.sample_values[0][1], 5000);
+    assert_int_equal(d.sample_values[1][0], 2);
+    assert_int_equal(d.sample_values[1][1], 40);
+    assert_string_equal(str(&d, d.sample_label_key[0][1]), "state");
+    assert_string_equal(str(&d, d.sample_label_str[0][1]), "running");
+    assert_string_equal(str(&d, d.sample_label_str[1][1]), "blocked");
+    /* leaf first: the state root is the last location */
+    assert_int_equal(d.sample_nlocs[0], 3);
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][2] - 1] - 1]),
+                        "[running]");
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[1][1] - 1] - 1]),
+                        "[blocked]");
+    for (i = 0; i < d.nr_strings; i++)
+        free(d.strings[i]);
+    free(raw);
+    free(gz);
+
+    /* on-CPU only: the blocked samples are gone */
+    o.states = XU_STATES_ONCPU;
+    o.weight = XU_WEIGHT_SAMPLES;
+    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    raw = gunzip(gz, gzlen, &rawlen);
+    decode(raw, rawlen, &d);
+    assert_string_equal(str(&d, d.default_type), "samples");
+    assert_int_equal(d.nr_samples, 1);
+    assert_int_equal(d.sample_nlocs[0], 2);
+    for (i = 0; i < d.nr_strings; i++)
+        free(d.strings[i]);
+    free(raw);
+    free(gz);
+    xu_profile_free(p);
+}
+
 #endif /* HAVE_ZLIB */
 
 int main(void)
@@ -367,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_speedscope_exact),
 #ifdef HAVE_ZLIB
         cmocka_unit_test(test_pprof_decoded),
+        cmocka_unit_test(test_pprof_states),
 #endif
     };
 

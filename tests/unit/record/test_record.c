@@ -238,6 +238,8 @@ static int setup(void **state)
     assert_int_equal(sim_guest_chain(&f.g, 2, in_f3, 4, &regs), 0);
     for (i = 0; i < 6; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
+    /* always running, a millisecond of CPU per tick */
+    assert_int_equal(xu_sim_push_vstate(f.g.sim, 0, XU_VSTATE_RUNNING, 1000000), 0);
     xu_sim_register(f.g.sim, DOMID);
     created_sim = f.g.sim;
     creates = destroys = 0;
@@ -410,6 +412,16 @@ static void test_record_by_name(void **state)
              "\"depth limit\": 0, \"not in long mode\": 0, \"cfi root\": 0, \"not a root\": 0, "
              "\"not after a call\": 0},\n"
              "  \"paused_ns\": {\"min\": 0, \"median\": 0, \"p99\": 0, \"max\": 0, \"mean\": 0},\n"
+             /* the first tick has no tick before it: nine ticks' CPU time */
+             "  \"samples_by_state\": {\"unknown\": 0, \"running\": 10, \"runnable\": 0, "
+             "\"blocked\": 0, \"offline\": 0},\n"
+             "  \"cpu_ns_sampled\": 9000000,\n"
+             "  \"vcpu_states\": [\n"
+             "    {\"vcpu\": 0, \"ticks\": {\"unknown\": 0, \"running\": 10, \"runnable\": 0, "
+             "\"blocked\": 0, \"offline\": 0}, \"time_s\": {\"unknown\": 0.000000, "
+             "\"running\": 0.100000, \"runnable\": 0.000000, \"blocked\": 0.000000, "
+             "\"offline\": 0.000000}, \"cpu_ns\": 9000000}\n"
+             "  ],\n"
              "  \"stop_reason\": \"duration elapsed\",\n"
              "  \"exit_code\": 0\n"
              "}\n", kernel_path, f->out);

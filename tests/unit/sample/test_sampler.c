@@ -105,6 +105,94 @@ static void test_exact_distribution(void **state)
     assert_int_equal(s->count, 300);
 }
 
+/* The stack of vcpu in state st (one per pair in these tests). */
+static const struct xu_stack *find(const struct xu_profile *p, uint32_t vcpu, enum xu_vstate st)
+{
+    size_t k;
+
+    for (k = 0; k < xu_profile_nr_stacks(p); k++) {
+        const struct xu_stack *s = xu_profile_stack(p, k);
+
+        if (s->vcpu == vcpu && s->state == st)
+            return s;
+    }
+    fail_msg("no stack of vCPU %u in state %s", vcpu, xu_vstate_name(st));
+    return NULL;
+}
+
+/*
+ * Each sample carries its vCPU's state and the CPU time since its previous
+ * tick; the states are read outside the paused window; a vCPU whose
+ * backend cannot say is "unknown" with no CPU time.
+ */
+static void test_states_and_cpu_time(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+    const struct xu_stack *s;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    push(f, 1, 1, chain_b, 3, 1);
+    /* vCPU 0: running, running, blocked, runnable, over and over */
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 1000), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 1000), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 10), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNABLE, 0), 0);
+    f->cfg.max_ticks = 400;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.samples, 800);
+    assert_int_equal(xu_profile_nr_stacks(f->p), 4);
+
+    /* the first tick has no tick before it, so weighs nothing */
+    s = find(f->p, 0, XU_VSTATE_RUNNING);
+    assert_int_equal(s->count, 200);
+    assert_int_equal(s->cpu_ns, 199 * 1000);
+    assert_memory_equal(s->pcs, chain_a, sizeof(chain_a));
+    s = find(f->p, 0, XU_VSTATE_BLOCKED);
+    assert_int_equal(s->count, 100);
+    assert_int_equal(s->cpu_ns, 100 * 10);
+    s = find(f->p, 0, XU_VSTATE_RUNNABLE);
+    assert_int_equal(s->count, 100);
+    assert_int_equal(s->cpu_ns, 0);
+    s = find(f->p, 1, XU_VSTATE_UNKNOWN);
+    assert_int_equal(s->count, 400);
+    assert_int_equal(s->cpu_ns, 0);
+
+    /* the run's tally, per vCPU */
+    assert_int_equal(f->st.per_vcpu[0].ticks[XU_VSTATE_RUNNING], 200);
+    assert_int_equal(f->st.per_vcpu[0].ticks[XU_VSTATE_BLOCKED], 100);
+    assert_int_equal(f->st.per_vcpu[0].ticks[XU_VSTATE_RUNNABLE], 100);
+    assert_true(f->st.per_vcpu[0].cpu_seen);
+    assert_int_equal(f->st.per_vcpu[0].cpu_last_ns - f->st.per_vcpu[0].cpu_first_ns,
+                     199 * 1000 + 100 * 10);
+    assert_int_equal(f->st.per_vcpu[1].ticks[XU_VSTATE_UNKNOWN], 400);
+    assert_false(f->st.per_vcpu[1].cpu_seen);
+
+    /* read once a tick, never while the guest was paused */
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.state_reads, 400);
+    assert_int_equal(c.state_reads_paused, 0);
+}
+
+/* An offline vCPU gives no sample but its ticks count as offline. */
+static void test_offline_vcpu_tallied(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs down = { .online = false };
+
+    push(f, 0, 0, chain_a, 3, 1);
+    assert_int_equal(xu_sim_push_state(f->g.sim, 1, &down), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 5), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 1, XU_VSTATE_OFFLINE, 0), 0);
+    f->cfg.max_ticks = 10;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.samples, 10);
+    assert_int_equal(xu_profile_nr_stacks(f->p), 1);
+    assert_int_equal(find(f->p, 0, XU_VSTATE_RUNNING)->cpu_ns, 9 * 5);
+    assert_int_equal(f->st.per_vcpu[1].ticks[XU_VSTATE_OFFLINE], 10);
+    assert_int_equal(f->st.per_vcpu[1].cpu_last_ns - f->st.per_vcpu[1].cpu_first_ns, 0);
+}
+
 static void test_max_samples_counts_every_vcpu(void **state)
 {
     struct fixture *f = *state;
@@ -316,6 +404,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exact_distribution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_per_vcpu_and_offline, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_max_samples_counts_every_vcpu, setup2, teardown),
+        cmocka_unit_test_setup_teardown(test_states_and_cpu_time, setup2, teardown),
+        cmocka_unit_test_setup_teardown(test_offline_vcpu_tallied, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_destroyed_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dying_domain_keeps_no_frozen_samples, setup, teardown),

@@ -221,9 +221,54 @@ static void test_convert_raw_roundtrip(void **state)
                          fx->trace, NULL), 0);
     out = read_file(fx->out);
     assert_non_null(strstr(out, "#tracing domid 4 on "));
-    assert_non_null(strstr(out, "\n\n0x1084\n0x1050\n0x1010\n1\n\n0x1084\n0x1050\n0x1010\n1\n\n"
-                                "0x1090\n0x1041\n0\n\n0x1044\n0x1010\n1\n\n0x1040\n0x1040\n1\n\n"));
+    /* the trace read is format 1: its samples come back as vCPU 0, state
+     * unknown, no CPU time */
+#define U "#[unknown]+vcpu=0,cpu_ns=0\n"
+    assert_non_null(strstr(out, "\n\n0x1084\n0x1050\n0x1010\n" U "1\n\n0x1084\n0x1050\n0x1010\n"
+                                U "1\n\n0x1090\n0x1041\n" U "0\n\n0x1044\n0x1010\n" U "1\n\n"
+                                "0x1040\n0x1040\n" U "1\n\n"));
+#undef U
     free(out);
+}
+
+/* A trace of format 2 through the views, as recording would show them. */
+static void test_convert_views(void **state)
+{
+    struct fixture *fx = *state;
+    char *out;
+
+    /* format 1 knows no states: the on-CPU view keeps nothing, and says why */
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "folded", "--state=oncpu",
+                         "-o", fx->out, fx->trace, NULL), 0);
+    assert_non_null(strstr(fx->text, "--state=oncpu leaves nothing of 5 samples: no sample's "
+                                     "vCPU state is known"));
+    write_file(fx->trace,
+               "#unikernel stack tracer using xencall hypercall interface "
+               "(xen-uniprof raw format 2)\n"
+               "#tracing domid 4 on 2026-11-23 12:00:00 UTC (+0000)\n\n"
+               "0x1084\n0x1050\n0x1010\n#[running]+vcpu=0,cpu_ns=2500\n1\n\n"
+               "0x1084\n0x1050\n0x1010\n#[running]+vcpu=0,cpu_ns=1500\n1\n\n"
+               "0x1044\n0x1010\n#[blocked]+vcpu=1,cpu_ns=400\n1\n\n"
+               "0x1044\n0x1010\n#[runnable]+vcpu=1,cpu_ns=700\n1\n\n");
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "folded",
+                         "--state=split", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, "[blocked];main;work 1\n[runnable];main;work 1\n"
+                             "[running];main;work;leaf 2\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", fx->elf, "-f", "folded",
+                         "--weight=cpu", "--state=offcpu", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    /* 400 + 700 ns: one stack of 1100 ns, whole microseconds */
+    assert_string_equal(out, "main;work 1\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-f", "folded", "--weight=cpu",
+                         "--state=oncpu", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, "0x1010;0x1050;0x1084 4\n");
+    free(out);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--state=asleep", "-o", fx->out,
+                         fx->trace, NULL), XU_EXIT_USAGE);
 }
 
 static void test_convert_folded_input(void **state)
@@ -356,6 +401,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_convert_original_to_folded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_report, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_raw_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_views, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_folded_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_usage_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_failures, setup, teardown),

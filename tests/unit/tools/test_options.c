@@ -90,6 +90,17 @@ static void test_render_options(void **state)
     assert_true(o.render.min_width == 0.5);
     assert_true(o.render.inverted);
     assert_int_equal(o.render.palette, XU_PALETTE_ORIGIN);
+    /* the defaults, then the views */
+    assert_int_equal(o.render.weight, XU_WEIGHT_SAMPLES);
+    assert_int_equal(o.render.states, XU_STATES_ALL);
+    assert_int_equal(PARSE(&o, "web1", "--weight=cpu", "--state", "offcpu"), XU_PARSE_OK);
+    assert_int_equal(o.render.weight, XU_WEIGHT_CPU);
+    assert_int_equal(o.render.states, XU_STATES_OFFCPU);
+    assert_int_equal(PARSE(&o, "web1", "--weight=samples", "--state=split"), XU_PARSE_OK);
+    assert_int_equal(o.render.weight, XU_WEIGHT_SAMPLES);
+    assert_int_equal(o.render.states, XU_STATES_SPLIT);
+    assert_int_equal(PARSE(&o, "web1", "--state=oncpu", "--state=all"), XU_PARSE_OK);
+    assert_int_equal(o.render.states, XU_STATES_ALL);
 }
 
 static void test_create(void **state)
@@ -144,6 +155,9 @@ static void test_errors_name_the_option(void **state)
         { { "--samples", "5k", "d" }, 3, "--samples: '5k'" },
         { { "--width", "100", "d" }, 3, "--width: '100'" },
         { { "--palette", "rainbow", "d" }, 3, "--palette: 'rainbow'" },
+        { { "--weight", "time", "d" }, 3, "--weight: 'time' is not samples or cpu" },
+        { { "--state=running", "d" }, 2, "--state: 'running' is not all, oncpu, offcpu or split" },
+        { { "d", "--weight" }, 2, "--weight needs an argument" },
         { { "d", "--title" }, 2, "--title needs an argument" },
         { { "--create", "x.cfg", "d" }, 3, "unexpected DOMAIN 'd'" },
     };

@@ -220,6 +220,10 @@ int __wrap_xc_vcpu_getinfo(xc_interface *xch, uint32_t domid, uint32_t vcpu,
         return -1;
     memset(info, 0, sizeof(*info));
     info->online = d.u.getvcpuinfo.online;
+    info->blocked = d.u.getvcpuinfo.blocked;
+    info->running = d.u.getvcpuinfo.running;
+    info->cpu_time = d.u.getvcpuinfo.cpu_time;
+    info->cpu = d.u.getvcpuinfo.cpu;
     return 0;
 }
 
