@@ -178,19 +178,21 @@ NOINLINE uint64_t now_ns(void)
  */
 NOINLINE void block_for(unsigned long ns)
 {
-    struct truth_mark mark;
-
-    truth_begin(&mark);
     uint64_t deadline = now_ns() + ns;
 
     block_deadline = deadline;
     for (int i = 0; i < BLOCK_MAX_WAKES && now_ns() < deadline; i++) {
+        struct truth_mark mark;
+
         HYPERVISOR_set_timer_op(deadline);
+        /* The wall time of the block itself, what a profile should show as blocked
+         * (truth.h): from the call to the return, wake-up latency included. */
+        truth_begin(&mark);
         HYPERVISOR_sched_op(SCHEDOP_block, 0);
+        truth_end(&mark, TRUTH_SLOT_BLOCK);
     }
     block_deadline = 0;
     blocks++;
-    truth_end(&mark, TRUTH_SLOT_BLOCK);
 }
 
 /*

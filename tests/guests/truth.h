@@ -44,9 +44,9 @@
 #include "guest.h"
 
 #define TRUTH_MAGIC   0x3148545552545558ULL     /* "XUTRUTH1", little-endian */
-#define TRUTH_VERSION 2
+#define TRUTH_VERSION 3
 #define TRUTH_SLOTS   8         /* slot N: function_N; slot 0 is never timed */
-#define TRUTH_SLOT_BLOCK 7      /* hcall: block_for, the vCPU blocking on a timer */
+#define TRUTH_SLOT_BLOCK 7      /* hcall: the SCHEDOP_block calls of block_for */
 #define TRUTH_TICK    256       /* loop iterations between two cycle readings */
 
 struct guest_truth {
@@ -65,6 +65,7 @@ struct guest_truth {
     uint64_t now_notrun_ns;     /* runnable + blocked + offline so far */
     uint64_t now_xen_ns;        /* all four runstate times so far */
     uint64_t now_blocked_ns;    /* blocked so far */
+    uint64_t now_offline_ns;    /* offline (paused, by the sampler too) so far */
     uint64_t reads;             /* clock reads so far */
 };
 
@@ -128,6 +129,7 @@ static inline __attribute__((always_inline)) void truth_end(struct truth_mark *m
     guest_truth.now_notrun_ns = n;
     guest_truth.now_xen_ns = n + truth_runstate.time[0];
     guest_truth.now_blocked_ns = truth_runstate.time[2];
+    guest_truth.now_offline_ns = truth_runstate.time[3];
     guest_truth.reads += 2;
 }
 

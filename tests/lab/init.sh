@@ -125,11 +125,13 @@ guest_down() {
 
 # truth_snapshot GUEST FILE: the guest's self-timing totals (tests/guests/truth.h), read
 # from its memory at the address its map gives, into FILE for the judges; nothing for a
-# guest without them, or without the reader (a lab on an --installed build).
+# guest without them, or without the reader (a lab on an --installed build).  512 bytes:
+# the structure and what follows it on its page (it starts the guest's data pages); the
+# judge checks its version.
 truth_snapshot() {
     addr=$(awk '$3 == "guest_truth" { print $1 }' "/guests/$1.map" 2>/dev/null)
     [ -n "$addr" ] && command -v read_guest > /dev/null || return 0
-    read_guest --dump "$(xl domid "$1" 2>/dev/null)" "$addr" 336 > "$2" 2>&1
+    read_guest --dump "$(xl domid "$1" 2>/dev/null)" "$addr" 512 > "$2" 2>&1
 }
 
 # run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
@@ -142,14 +144,26 @@ run() {
     echo "$*" > "/out/$id.cmd"
     echo "@@LAB run $id: $*"
     xl list "$guest" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
-    truth_snapshot "$guest" "/out/$id.truth-before"
+    [ -n "$TRUTH_WINDOW" ] || truth_snapshot "$guest" "/out/$id.truth-before"
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.
-    timeout -s INT -k 30 $((${LAB_SECONDS:-$LAB_MAX_SECONDS} + 60)) "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
+    limit=$((${LAB_SECONDS:-$LAB_MAX_SECONDS} + 60))
+    if [ -n "$TRUTH_WINDOW" ]; then
+        # The guest's own measurement over a window inside the sampling (seconds A to B
+        # after the start), for numbers that depend on the window's length.
+        timeout -s INT -k 30 $limit "$@" > "/out/$id.stdout" 2> "/out/$id.stderr" &
+        pid=$!
+        set -- $TRUTH_WINDOW
+        sleep "$1"; truth_snapshot "$guest" "/out/$id.truth-before"
+        sleep $(($2 - $1)); truth_snapshot "$guest" "/out/$id.truth-after"
+        wait $pid
+    else
+        timeout -s INT -k 30 $limit "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
+    fi
     rc=$?
     t1=$(uptime_s)
-    truth_snapshot "$guest" "/out/$id.truth-after"
+    [ -n "$TRUTH_WINDOW" ] || truth_snapshot "$guest" "/out/$id.truth-after"
     echo "$rc" > "/out/$id.rc"
     echo "$t0 $t1" > "/out/$id.secs"
     xl list "$guest" > "/out/$id.xllist" 2>&1

@@ -14,12 +14,13 @@ import struct
 from .common import read_id
 
 MAGIC = 0x3148545552545558          # "XUTRUTH1"
-VERSION = 2
+VERSION = 3
 SLOTS = 8
-SLOT_BLOCK = 7                      # hcall's block_for
+SLOT_BLOCK = 7                      # hcall: its SCHEDOP_block calls
 HEAD = ["magic", "version", "ok", "read_cycles", "gap_cycles"]
 PER_SLOT = ["cycles", "gaps", "notrun_ns", "calls"]
-TAIL = ["now_cycles", "now_notrun_ns", "now_xen_ns", "now_blocked_ns", "reads"]
+TAIL = ["now_cycles", "now_notrun_ns", "now_xen_ns", "now_blocked_ns", "now_offline_ns",
+        "reads"]
 WORDS = len(HEAD) + SLOTS * len(PER_SLOT) + len(TAIL)     # little-endian 64-bit words
 
 
@@ -93,6 +94,7 @@ def measured_split(d, sid):
                "running_s_xen": round(run_total / ratio / 1e9, 3),
                # Gaps Xen did not account as not running: the host took the CPU from QEMU.
                "host_stolen_pct_of_running": round(100.0 * (gaps - notrun) / run_total, 2),
+               "running_share_pct": round(100.0 * (1 - delta("now_notrun_ns") / dx), 2),
                "cycles_per_ns": round(ratio, 4), "read_cycles": read,
                "gap_cycles": after["gap_cycles"],
                "outside_timed_pct": round(100.0 * other / total, 2),
@@ -100,7 +102,12 @@ def measured_split(d, sid):
                "running_split_pct": {"function_%d" % s: round(100.0 * v / run_total, 2)
                                      for s, v in running.items()}}
     if delta("calls", SLOT_BLOCK) > 0:
-        # Wall time, not executed time: what a wall-clock profile shows as blocked.
-        details["block_for_wall_pct"] = round(100.0 * delta("cycles", SLOT_BLOCK) / dc, 2)
+        # Wall time in SCHEDOP_block, not executed time: what a wall profile shows blocked.
+        details["blocked_wall_pct"] = round(100.0 * delta("cycles", SLOT_BLOCK) / dc, 2)
         details["xen_blocked_pct"] = round(100.0 * delta("now_blocked_ns") / dx, 2)
+        # A sample reads the vCPU's state before it pauses the guest, so samples are
+        # taken in the time the vCPU was not paused (offline, in Xen's runstate; a
+        # blocked vCPU that is paused stays blocked): blocked among that time.
+        details["xen_blocked_unpaused_pct"] = round(100.0 * delta("now_blocked_ns") / (
+            dx - delta("now_offline_ns")), 2) if dx > delta("now_offline_ns") else None
     return split, details

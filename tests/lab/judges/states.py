@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What a sample means (scenarios/states.sh): the vCPU state and CPU time each sample
+carries, and the views on them, against the guests' own measurement (judges/truth.py).
+
+states-hcall-<type>: the blocking guest.  One recording, three views of it (convert):
+  oncpu  --state=oncpu: the busy functions' shares among the busy samples within
+         TRUTH_TOLERANCE_PP of the split the guest executed;
+  split  --state=split: the [blocked] share of all samples within BLOCKED_TOLERANCE_PP of
+         the blocked share the guest read in its runstate area, of the time it was not
+         paused (samples are taken unpaused; a paused running vCPU is offline to Xen, a
+         paused blocked one stays blocked); the wall time the guest measured inside its
+         SCHEDOP_block calls is reported beside it (it also holds the hypercall's entry and
+         exit, which a sampler sees as running: 5-6 points more on PVH under TCG);
+  cpu    --weight=cpu: the profile's total within CPU_TOLERANCE_PCT of the CPU time Xen
+         accounted over the run (--stats); the share of the run that makes is reported
+         beside the running share of the runstate the guest read.
+The guest's measurement is taken over seconds 6 to 26 of each 30-second run, inside the
+sampling, so that shares of time compare over windows of the same kind.
+states-ratio-<type>: the busy guest alone on its CPU: nearly all samples [running], the
+  on-CPU shares against the guest's split, the CPU total against Xen's.
+states-ratio-pv-shared: the busy guest on dom0's CPU (a single-CPU host): the sampler runs
+  only while the guest is off the CPU, so nearly all samples are [runnable], and the
+  shares of all samples still match the guest's split.
+"""
+import json
+from collections import Counter
+
+from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
+                     tool_stats)
+from .profiles import TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES
+from .truth import measured_split
+
+MIN_SAMPLES = 18000
+BLOCKED_TOLERANCE_PP = 2.0
+CPU_TOLERANCE_PCT = 2.0
+MIN_RUNNING_ALONE_PCT = 95.0    # a busy guest on its own CPU
+MIN_RUNNABLE_SHARED_PCT = 90.0  # a busy guest on the sampler's CPU
+MIN_BLOCKED_PCT = 5.0           # the blocking guest must really block
+BUSY = ["function_1", "function_2", "function_3"]
+STATES = ["[running]", "[runnable]", "[blocked]", "[offline]", "[unknown]"]
+
+CHECKS = {"min_samples": MIN_SAMPLES, "share_tolerance_pp": TRUTH_TOLERANCE_PP,
+          "blocked_tolerance_pp": BLOCKED_TOLERANCE_PP, "cpu_tolerance_pct": CPU_TOLERANCE_PCT,
+          "min_running_alone_pct": MIN_RUNNING_ALONE_PCT,
+          "min_runnable_shared_pct": MIN_RUNNABLE_SHARED_PCT}
+
+
+def view(d, sid, name, r, reasons):
+    """The stacks of view name, or None (with a reason) if its convert failed."""
+    rc = read_id(d, sid, ".%s.rc" % name)
+    if rc is None or rc.strip() != "0":
+        reasons.append("convert for the %s view exited %s: %s" % (
+            name, rc.strip() if rc else "(did not run)",
+            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
+                       .splitlines()[-2:])))
+        return None
+    return parse_folded(read_id(d, sid, ".%s.folded" % name))
+
+
+def busy_shares(stacks, truth, r, reasons, what):
+    """Shares of the busy functions among the samples whose leaf is one (no upcall), against
+    the guest's executed split among them."""
+    busy = Counter()
+    for f, c in stacks:
+        if f and f[-1] in BUSY and UPCALL_BOUNDARY not in f and not set(UPCALL_FRAMES) & set(f):
+            busy[f[-1]] += c
+    n = sum(busy.values())
+    t = sum(truth.get(int(fn[-1]), 0.0) for fn in BUSY)
+    shares = {}
+    for fn in BUSY:
+        got = round(pct(busy[fn], n), 2)
+        want = pct(truth.get(int(fn[-1]), 0.0), t)
+        shares[fn] = {"expected": round(want, 2), "expected_from": "guest", "measured": got,
+                      "deviation_pp": round(got - want, 2)}
+        if abs(got - want) > TRUTH_TOLERANCE_PP:
+            reasons.append("%s: %s %.2f%% of the busy samples (the guest measured %.2f%% +- %.0f)"
+                           % (what, fn, got, want, TRUTH_TOLERANCE_PP))
+    r["shares"] = shares
+    r["worst_share_deviation_pp"] = max(abs(v["deviation_pp"]) for v in shares.values())
+    return n
+
+
+def state_shares(stacks):
+    by = Counter()
+    for f, c in stacks:
+        by[f[0] if f and f[0] in STATES else "(no state root)"] += c
+    n = sum(by.values())
+    return {k: round(pct(v, n), 2) for k, v in by.items()}, n
+
+
+def judge(d, sid, m):
+    prog, gtype, shared = m.groups()
+    guest = "%s-%s" % (prog, gtype)
+    r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type=gtype,
+                           tool="xen-uniprof", single_cpu=bool(shared), checks=CHECKS)
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    r.update(tool_stats(d, sid))
+    check_guest_after(d, sid, guest, r, reasons)
+    if r.get("samples", 0) < MIN_SAMPLES:
+        reasons.append("only %s samples (need >= %d)" % (r.get("samples"), MIN_SAMPLES))
+    truth, details = measured_split(d, sid)
+    r["truth"] = details if truth is not None else {"missing": details}
+    if truth is None:
+        reasons.append("no self-timing from the guest: %s" % details)
+        return finish(r, reasons)
+    stats = json.loads(read_id(d, sid, ".stats.json", "{}") or "{}")
+    r["samples_by_state"] = stats.get("samples_by_state")
+
+    split = view(d, sid, "split", r, reasons)
+    if split is not None:
+        r["state_pct"], n = state_shares(split)
+        if shared:
+            if r["state_pct"].get("[runnable]", 0) < MIN_RUNNABLE_SHARED_PCT:
+                reasons.append("on dom0's CPU only %.2f%% of samples runnable (need >= %.0f%%)"
+                               % (r["state_pct"].get("[runnable]", 0), MIN_RUNNABLE_SHARED_PCT))
+            # Off-CPU, but where it was: the shares of all samples.
+            busy_shares([(f[1:], c) for f, c in split], truth, r, reasons, "all samples")
+        elif prog == "ratio":
+            if r["state_pct"].get("[running]", 0) < MIN_RUNNING_ALONE_PCT:
+                reasons.append("alone on its CPU only %.2f%% of samples running (need >= %.0f%%)"
+                               % (r["state_pct"].get("[running]", 0), MIN_RUNNING_ALONE_PCT))
+        else:
+            got = r["state_pct"].get("[blocked]", 0.0)
+            want = details.get("xen_blocked_unpaused_pct")
+            r["blocked"] = {"measured": got, "expected": want,
+                            "expected_from": "guest's runstate, blocked of the time not paused",
+                            "xen_blocked_pct": details.get("xen_blocked_pct"),
+                            "wall_in_schedop_block_pct": details.get("blocked_wall_pct")}
+            if want is None or want < MIN_BLOCKED_PCT:
+                reasons.append("the guest blocked for %s%% of the time (need >= %.0f%%)"
+                               % (want, MIN_BLOCKED_PCT))
+            elif abs(got - want) > BLOCKED_TOLERANCE_PP:
+                reasons.append("%.2f%% of samples blocked (the guest's runstate: %.2f%% of the "
+                               "time not paused +- %.0f)" % (got, want, BLOCKED_TOLERANCE_PP))
+
+    if not shared:
+        oncpu = view(d, sid, "oncpu", r, reasons)
+        if oncpu is not None:
+            r["oncpu_busy_samples"] = busy_shares(oncpu, truth, r, reasons, "on-CPU view")
+
+    cpu = view(d, sid, "cpu", r, reasons)
+    vs = (stats.get("vcpu_states") or [{}])[0]
+    xen_ns, dur = vs.get("cpu_ns"), stats.get("duration_s")
+    if cpu is not None:
+        total_us = sum(c for _, c in cpu)
+        r["cpu_weighted_total_s"] = round(total_us / 1e6, 4)
+        r["xen_cpu_s"] = round(xen_ns / 1e9, 4) if xen_ns is not None else None
+        if not xen_ns:
+            reasons.append("--stats gives no CPU time for vCPU 0")
+        else:
+            dev = 100.0 * (total_us * 1000 - xen_ns) / xen_ns
+            r["cpu_total_deviation_pct"] = round(dev, 3)
+            if abs(dev) > CPU_TOLERANCE_PCT:
+                reasons.append("CPU-weighted total %.3f s, Xen accounted %.3f s (%+.2f%%, "
+                               "need within %.0f%%)" % (total_us / 1e6, xen_ns / 1e9, dev,
+                                                        CPU_TOLERANCE_PCT))
+            if dur:
+                # Reported, not judged: the same CPU time as a share of the sampling,
+                # beside the running share of the runstate the guest read over seconds
+                # 6-26.  The windows differ, and where the sampler's duty cycle sets the
+                # guest's running share (a busy guest) they differed by up to 3.2 points;
+                # for the blocking guest by 0.02.
+                r["cpu_share"] = {"measured": round(pct(xen_ns / 1e9, dur), 2),
+                                  "guest_runstate_running_pct": details["running_share_pct"]}
+    return finish(r, reasons)
+
+
+JUDGES = [(r"states-(hcall|ratio)-(pv|pvh)(-shared)?", judge)]

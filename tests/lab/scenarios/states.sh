@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# What a sample means: each sample's vCPU state and CPU time, and the views on them
+# (--state, --weight), judged by tests/lab/judges/states.py against the guests' own
+# measurement (tests/guests/truth.h).  Needs Xen with at least 2 CPUs (dom0 on CPU 0, the
+# guests on the others: init.sh), or no vCPU of a guest is ever seen running.
+#   states-hcall-<type>   the blocking guest: ratio's work, blocked on a timer
+#                         (SCHEDOP_block) about a quarter of the time.  One recording
+#                         (raw, format 2), then the user's views of it with convert:
+#                         on-CPU only, split by state, weighted by CPU time
+#   states-ratio-<type>   the busy guest on its own CPU: nearly every sample running
+#   states-ratio-pv-shared  the busy guest pinned to dom0's CPU, what a single-CPU host
+#                         looks like: the sampler only runs while the guest is off the
+#                         CPU, so its samples are runnable, not running
+# A fixed time, not a sample count: the guests' own measurement is taken over seconds 6 to
+# 26 of each run (TRUTH_WINDOW, init.sh), inside the sampling, so that shares of time
+# (blocked, CPU) compare over windows of the same kind.  About 20,000 samples.
+SECS=30
+TRUTH_WINDOW="6 26"
+
+# view ID GUEST NAME OPTION...: the user's convert of ID's raw trace with OPTIONs into
+# ID.NAME.folded, its exit status in ID.NAME.rc
+view() {
+    id=$1 g=$2 name=$3
+    shift 3
+    xen-uniprof convert --elf "/guests/$g.elf" "$@" -o "/out/$id.$name.folded" \
+        "/out/$id.raw" > "/out/$id.$name.stderr" 2>&1
+    echo $? > "/out/$id.$name.rc"
+}
+
+# views ID GUEST: the three views of ID's recording, if it made one
+views() {
+    [ -f "/out/$1.raw" ] || return 0
+    view "$1" "$2" oncpu --state=oncpu
+    view "$1" "$2" split --state=split
+    view "$1" "$2" cpu --weight=cpu --state=split
+}
+
+for type in ${LAB_GUEST_TYPES:-pv pvh}; do
+    case $type in pv|pvh) ;; *) continue ;; esac
+    guest_up hcall-$type states-hcall-$type
+    run states-hcall-$type \
+        xen-uniprof hcall-$type -F "$LAB_FREQ" -T $SECS \
+            -o /out/states-hcall-$type.raw --stats /out/states-hcall-$type.stats.json \
+            --elf /guests/hcall-$type.elf
+    views states-hcall-$type hcall-$type
+    guest_down hcall-$type
+
+    guest_up ratio-$type states-ratio-$type states-ratio-$type-shared
+    run states-ratio-$type \
+        xen-uniprof ratio-$type -F "$LAB_FREQ" -T $SECS \
+            -o /out/states-ratio-$type.raw --stats /out/states-ratio-$type.stats.json \
+            --elf /guests/ratio-$type.elf
+    views states-ratio-$type ratio-$type
+    if [ "$type" = pv ] && selected states-ratio-pv-shared; then
+        xl vcpu-pin ratio-pv all 0 > /out/states-ratio-pv-shared.pin.txt 2>&1
+        RUN_GUEST=ratio-pv run states-ratio-pv-shared \
+            xen-uniprof ratio-pv -F "$LAB_FREQ" -T $SECS \
+                -o /out/states-ratio-pv-shared.raw \
+                --stats /out/states-ratio-pv-shared.stats.json --elf /guests/ratio-pv.elf
+        views states-ratio-pv-shared ratio-pv
+    fi
+    guest_down ratio-$type
+done
+unset TRUTH_WINDOW
