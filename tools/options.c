@@ -12,6 +12,7 @@
 
 #include "options.h"
 #include "render_options.h"
+#include "sample/xu_sampler.h"   /* XU_SAMPLER_MAX_JITTER */
 #include "unwind/xu_unwind.h"
 
 enum {
@@ -23,10 +24,12 @@ enum {
     OPT_UNWIND,
     OPT_SAMPLES,
     OPT_ROOTS,
+    OPT_JITTER,
 };
 
 static const struct option long_options[] = {
     { "frequency", required_argument, NULL, 'F' },
+    { "jitter",    required_argument, NULL, OPT_JITTER },
     { "time",      required_argument, NULL, 'T' },
     { "samples",   required_argument, NULL, OPT_SAMPLES },
     { "output",    required_argument, NULL, 'o' },
@@ -58,6 +61,9 @@ static const char usage_text[] =
     "\n"
     "Options:\n"
     "  -F, --frequency=HZ     samples per second (default 99)\n"
+    "      --jitter=FRACTION  space ticks at random, uniformly within FRACTION of a\n"
+    "                         period either side, 0 to 0.9 (default 0.5; 0: strictly\n"
+    "                         periodic), so that no guest stays in step with them\n"
     "  -T, --time=SECONDS     how long to sample, fractions allowed (default: until\n"
     "                         Ctrl-C or the domain ends)\n"
     "      --samples=N        stop after N samples (a stack per vCPU per tick),\n"
@@ -92,6 +98,7 @@ void xu_options_init(struct xu_options *o)
 {
     memset(o, 0, sizeof(*o));
     o->frequency = XU_DEFAULT_FREQUENCY;
+    o->jitter = XU_DEFAULT_JITTER;
     o->max_depth = XU_DEFAULT_MAX_DEPTH;
 }
 
@@ -179,6 +186,11 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             if (parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
                 return fail(err, errlen, "%s: '%s' is not a frequency in Hz (0.001 to %.0f)",
                             opt_name(c, name, sizeof(name)), optarg, XU_MAX_FREQUENCY);
+            break;
+        case OPT_JITTER:
+            if (parse_double(optarg, 0, XU_SAMPLER_MAX_JITTER, &o->jitter) < 0)
+                return fail(err, errlen, "--jitter: '%s' is not a fraction of a period "
+                            "(0 to %.1f)", optarg, XU_SAMPLER_MAX_JITTER);
             break;
         case 'T':
             if (parse_double(optarg, 0, 1e9, &o->duration) < 0 || o->duration == 0)

@@ -17,11 +17,13 @@
 
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0
+#define XU_DEFAULT_JITTER 0.5
 
 
 struct xu_options {
     const char *domain;         /* name or domid, as given */
     double frequency;           /* Hz */
+    double jitter;              /* --jitter: fraction of a period (xu_sampler_config) */
     double duration;            /* seconds; 0 = until interrupted or the domain ends */
     unsigned long samples;      /* stop after this many samples; 0 = no limit */
     const char *output;         /* NULL = "<domain>.<ext of the default format>" */

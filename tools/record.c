@@ -118,6 +118,7 @@ int xu_record(const struct xu_options *o)
         .destroy = o->destroy,
         .backend = o->backend,
         .frequency = o->frequency,
+        .jitter = o->jitter,
         .duration = o->duration,
         .samples = o->samples,
         .max_depth = o->max_depth,

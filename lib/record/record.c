@@ -319,6 +319,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.unwinder_ctx = &unwind_env;
 
     cfg.frequency_hz = job->frequency;
+    cfg.jitter = job->jitter;
     cfg.duration_s = job->duration;
     cfg.max_samples = job->samples;
     cfg.max_depth = job->max_depth;

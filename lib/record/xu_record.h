@@ -55,6 +55,7 @@ struct xu_record_config {
     bool destroy;               /* destroy the created domain at the end */
     const char *backend;        /* NULL: the best built one (unless env->backend) */
     double frequency;           /* Hz */
+    double jitter;              /* xu_sampler_config.jitter */
     double duration;            /* seconds; 0: until stopped or the domain ends */
     unsigned long samples;      /* stop after this many; 0: no limit */
     unsigned int max_depth;

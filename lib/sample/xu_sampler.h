@@ -53,8 +53,19 @@ const char *xu_stop_reason_name(enum xu_stop_reason r);
 
 struct xu_sampler_stats;
 
+#define XU_SAMPLER_MAX_JITTER 0.9
+
 struct xu_sampler_config {
     double frequency_hz;            /* ticks per second, > 0 */
+    /*
+     * 0 to XU_SAMPLER_MAX_JITTER: each tick comes a random time after the
+     * previous one, uniform in [1 - jitter, 1 + jitter) periods, so that a
+     * guest whose own work repeats at about the sampling period cannot stay
+     * in step with it (the samples would then land on the same few points of
+     * its cycle, and their shares scatter far wider than their number says).
+     * The rate stays frequency_hz on average.  0: strictly periodic.
+     */
+    double jitter;
     double duration_s;              /* <= 0: until stopped */
     uint64_t max_ticks;             /* 0: no limit */
     uint64_t max_samples;           /* stop once this many stacks were recorded; 0: no limit */

@@ -150,13 +150,20 @@ run() {
     # then writes what it has and the guest must still be running.
     limit=$((${LAB_SECONDS:-$LAB_MAX_SECONDS} + 60))
     if [ -n "$TRUTH_WINDOW" ]; then
-        # The guest's own measurement over a window inside the sampling (seconds A to B
-        # after the start), for numbers that depend on the window's length.
+        # TRUTH_WINDOW="A B": the guest's own measurement over the sampling itself, from
+        # A seconds after xen-uniprof says it starts ("profiling domain ...") for B
+        # seconds, for numbers that depend on the window (the sampler's duty cycle is
+        # not the same throughout a run).
         timeout -s INT -k 30 $limit "$@" > "/out/$id.stdout" 2> "/out/$id.stderr" &
         pid=$!
+        i=0
+        while ! grep -q "profiling domain" "/out/$id.stderr" 2>/dev/null &&
+              kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+            sleep 0.1; i=$((i + 1))
+        done
         set -- $TRUTH_WINDOW
         sleep "$1"; truth_snapshot "$guest" "/out/$id.truth-before"
-        sleep $(($2 - $1)); truth_snapshot "$guest" "/out/$id.truth-after"
+        sleep "$2"; truth_snapshot "$guest" "/out/$id.truth-after"
         wait $pid
     else
         timeout -s INT -k 30 $limit "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"

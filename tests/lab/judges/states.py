@@ -14,8 +14,8 @@ states-hcall-<type>: the blocking guest.  One recording, three views of it (conv
   cpu    --weight=cpu: the profile's total within CPU_TOLERANCE_PCT of the CPU time Xen
          accounted over the run (--stats); the share of the run that makes is reported
          beside the running share of the runstate the guest read.
-The guest's measurement is taken over seconds 6 to 26 of each 30-second run, inside the
-sampling, so that shares of time compare over windows of the same kind.
+The guest's measurement is taken over the sampling (from 0.3 s after xen-uniprof says it
+starts, for 29.2 s of its 30), so that shares of time compare over the same window.
 states-ratio-<type>: the busy guest alone on its CPU: nearly all samples [running], the
   on-CPU shares against the guest's split, the CPU total against Xen's.
 states-ratio-pv-shared: the busy guest on dom0's CPU (a single-CPU host): the sampler runs
@@ -158,10 +158,8 @@ def judge(d, sid, m):
                                                         CPU_TOLERANCE_PCT))
             if dur:
                 # Reported, not judged: the same CPU time as a share of the sampling,
-                # beside the running share of the runstate the guest read over seconds
-                # 6-26.  The windows differ, and where the sampler's duty cycle sets the
-                # guest's running share (a busy guest) they differed by up to 3.2 points;
-                # for the blocking guest by 0.02.
+                # beside the running share of the runstate the guest read over nearly
+                # the same window.
                 r["cpu_share"] = {"measured": round(pct(xen_ns / 1e9, dur), 2),
                                   "guest_runstate_running_pct": details["running_share_pct"]}
     return finish(r, reasons)

@@ -11,11 +11,11 @@
 #   states-ratio-pv-shared  the busy guest pinned to dom0's CPU, what a single-CPU host
 #                         looks like: the sampler only runs while the guest is off the
 #                         CPU, so its samples are runnable, not running
-# A fixed time, not a sample count: the guests' own measurement is taken over seconds 6 to
-# 26 of each run (TRUTH_WINDOW, init.sh), inside the sampling, so that shares of time
-# (blocked, CPU) compare over windows of the same kind.  About 20,000 samples.
+# A fixed time, not a sample count: the guests' own measurement is taken over the
+# sampling, from 0.3 s after it starts for 29.2 s (TRUTH_WINDOW: init.sh's run), so that
+# shares of time (blocked, CPU) compare over the same window.  About 25,000 samples.
 SECS=30
-TRUTH_WINDOW="6 26"
+TRUTH_WINDOW="0.3 29.2"
 
 # view ID GUEST NAME OPTION...: the user's convert of ID's raw trace with OPTIONs into
 # ID.NAME.folded, its exit status in ID.NAME.rc

@@ -174,6 +174,32 @@ static void test_states_and_cpu_time(void **state)
     assert_int_equal(c.state_reads_paused, 0);
 }
 
+/*
+ * Xen's cpu_time of a running vCPU can step back (NOW() on dom0's CPU
+ * against the schedule's stamp on the vCPU's): the step weighs nothing and
+ * the largest figure stays the reference, so the weights add up to the CPU
+ * time between the first and the last read, not to more.
+ */
+static void test_cpu_time_steps_back(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t total = 0;
+    unsigned int i;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 1000), 0);
+    /* the cumulative figure wraps: 300 ns back */
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, (uint64_t)-300), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 1000), 0);
+    f->cfg.max_ticks = 301;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    for (i = 0; i < xu_profile_nr_stacks(f->p); i++)
+        total += xu_profile_stack(f->p, i)->cpu_ns;
+    /* 100 cycles of +1000, -300, +1000 after the first tick */
+    assert_int_equal(total, 100 * 1700);
+    assert_int_equal(f->st.per_vcpu[0].cpu_last_ns - f->st.per_vcpu[0].cpu_first_ns, total);
+}
+
 /* An offline vCPU gives no sample but its ticks count as offline. */
 static void test_offline_vcpu_tallied(void **state)
 {
@@ -404,6 +430,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exact_distribution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_per_vcpu_and_offline, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_max_samples_counts_every_vcpu, setup2, teardown),
+        cmocka_unit_test_setup_teardown(test_cpu_time_steps_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_states_and_cpu_time, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_offline_vcpu_tallied, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
