@@ -17,7 +17,7 @@
 
 #define XU_DEFAULT_FREQUENCY 99.0
 #define XU_MAX_FREQUENCY 100000.0
-#define XU_DEFAULT_JITTER 0.5
+#define XU_DEFAULT_JITTER 0.0
 
 
 struct xu_options {

@@ -62,8 +62,8 @@ struct xu_sampler_config {
      * previous one, uniform in [1 - jitter, 1 + jitter) periods, so that a
      * guest whose own work repeats at about the sampling period cannot stay
      * in step with it (the samples would then land on the same few points of
-     * its cycle, and their shares scatter far wider than their number says).
-     * The rate stays frequency_hz on average.  0: strictly periodic.
+     * its cycle).  The rate stays frequency_hz on average.  0: strictly
+     * periodic.
      */
     double jitter;
     double duration_s;              /* <= 0: until stopped */

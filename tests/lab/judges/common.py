@@ -18,6 +18,13 @@ def read_id(d, sid, ext, default=None):
     return read(os.path.join(d, sid + ext), default)
 
 
+def xen_cpus(d):
+    """Xen's physical CPUs in this lab (xl info's nr_cpus), None if unknown."""
+    m = re.search(r"^nr_cpus\s*:\s*(\d+)", read(os.path.join(d, "xl-info.txt"), "") or "",
+                  re.M)
+    return int(m.group(1)) if m else None
+
+
 def pct(part, whole):
     return 100.0 * part / whole if whole else 0.0
 

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 from .common import (begin, check_guest_after, expect_rc, finish, known_failure, parse_folded, pct,
-                     read_id, tool_stats, xl_cpu_seconds, xl_state)
+                     read_id, tool_stats, xen_cpus, xl_cpu_seconds, xl_state)
 from .truth import measured_split
 
 # The samples of a run are not independent (under QEMU the guest moves less than one round
@@ -25,7 +25,17 @@ SHARE_TOLERANCE_PP = 2.0
 # Against the split the guest measured itself over the run (tests/guests/truth.h,
 # judges/truth.py) rather than the design split, which QEMU and a busy host bend.  The
 # design tolerance above holds only where a guest gives no truth.
-TRUTH_TOLERANCE_PP = 1.0
+# With two CPUs at 499 Hz the shares of 20,000-sample runs scattered about the guest's split
+# with a standard deviation of about 0.4 points (nested, 8 runs: worst 0.77), so a share 1
+# point off happens by chance in about 1 share of 100, and a lab judges some 100: the gate
+# is 1.5 points (about 4 standard deviations), and how many shares came within 1 point is
+# reported (GOAL_PP: each share's within_goal, the lab's summary).  With one CPU, shared by
+# the guest and dom0's sampler, the scatter was about twice as wide (up to 2.6 points
+# against 1.45 with two CPUs in one experiment at 997 Hz), so a lab with one CPU (arm64's)
+# is held to 2 points.
+TRUTH_TOLERANCE_PP = 1.5
+TRUTH_TOLERANCE_ONE_CPU_PP = 2.0
+GOAL_PP = 1.0
 MIN_COMPLETE_RATIO = 99.0       # % of samples with the full chain, ratio guest
 MIN_VCPU_ATTRIBUTION = 97.0     # % of a vCPU's samples in its own hot function
 
@@ -95,6 +105,8 @@ MIN_UPCALL_WELLFORMED_PCT = 95.0
 MIN_UPCALL_BUSY_PCT = 80.0
 
 CHECKS = {"min_samples": MIN_SAMPLES, "share_tolerance_pp": SHARE_TOLERANCE_PP,
+          "truth_tolerance_pp": TRUTH_TOLERANCE_PP,
+          "truth_tolerance_one_cpu_pp": TRUTH_TOLERANCE_ONE_CPU_PP, "goal_pp": GOAL_PP,
           "min_complete_chains_ratio_pct": MIN_COMPLETE_RATIO,
           "min_vcpu_attribution_pct": MIN_VCPU_ATTRIBUTION}
 
@@ -113,21 +125,27 @@ def slot(fn):
     return int(fn.rsplit("_", 1)[1])
 
 
-def want_share(fn, kind, design, truth):
+def truth_tolerance(cpus):
+    return TRUTH_TOLERANCE_ONE_CPU_PP if cpus == 1 else TRUTH_TOLERANCE_PP
+
+
+def want_share(fn, kind, design, truth, cpus=None):
     """(expected share, tolerance, where it comes from) of fn: the guest's measurement
     when there is one, else the design."""
     if truth is None:
         return design, SHARE_TOLERANCE_PP, "design"
     slots = (slot(fn),) if kind == "self" else TOTAL_SLOTS[fn]
-    return sum(truth.get(s, 0.0) for s in slots), TRUTH_TOLERANCE_PP, "guest"
+    return sum(truth.get(s, 0.0) for s in slots), truth_tolerance(cpus), "guest"
 
 
 def record_share(shares, key, kind, design, want, tol, source, got, reasons, what):
     shares[key] = {"kind": kind, "design": design, "expected": round(want, 2),
                    "expected_from": source, "measured": got,
                    "deviation_pp": round(got - want, 2)}
+    if source == "guest":
+        shares[key]["within_goal"] = abs(got - want) <= GOAL_PP
     if abs(got - want) > tol:
-        reasons.append("%s %.2f%% (%s %.2f%% +- %.0f)"
+        reasons.append("%s %.2f%% (%s %.2f%% +- %.1f)"
                        % (what, got, "the guest measured" if source == "guest" else "expected",
                           want, tol))
 
@@ -139,7 +157,7 @@ def worst_deviation(r):
         r["worst_share_deviation_pp"] = max(devs)
 
 
-def check_shares(stacks, prog, r, reasons, truth=None):
+def check_shares(stacks, prog, r, reasons, truth=None, cpus=None):
     """ratio and nested: every share within the tolerance of the guest's own measurement
     (truth: {slot: %}) or, without one, of the design; the full chain."""
     per_vcpu = bool(stacks) and all(re.match(r"vcpu\d+$", f[0]) for f, _ in stacks)
@@ -158,7 +176,7 @@ def check_shares(stacks, prog, r, reasons, truth=None):
         else:
             n = sum(c for f, c in stacks if fn in body(f))
         got = round(pct(n, total), 2)
-        exp, tol, source = want_share(fn, kind, want, truth)
+        exp, tol, source = want_share(fn, kind, want, truth, cpus)
         record_share(shares, "%s%s" % (fn, "" if kind == "self" else " (total)"), kind,
                      want, exp, tol, source, got, reasons, "%s %s share" % (fn, kind))
     r["shares"] = shares
@@ -216,7 +234,7 @@ def top(counter, n=8):
     return [{"frames": k, "samples": v} for k, v in counter.most_common(n)]
 
 
-def check_hcall(stacks, r, reasons, truth=None):
+def check_hcall(stacks, r, reasons, truth=None, cpus=None):
     """hcall: the old checks (busy shares, full chains of the busy samples, names) and the
     new ones (blocked in the hypercall page, the interrupted function below an upcall).
     Every number measured goes into r["hcall"]; the reasons say which check failed."""
@@ -249,7 +267,7 @@ def check_hcall(stacks, r, reasons, truth=None):
         busy_truth = {slot(fn): pct(truth.get(slot(fn), 0.0), t) for fn in busy_names}
     for fn, want in HCALL_BUSY:
         got = round(pct(sum(c for f, c in busy if f[-1] == fn), n_busy), 2)
-        exp, tol, source = want_share(fn, "self", want, busy_truth)
+        exp, tol, source = want_share(fn, "self", want, busy_truth, cpus)
         record_share(shares, fn, "self, of the busy samples", want, exp, tol, source, got,
                      old, "%s share of the busy samples" % fn)
     r["shares"] = shares
@@ -396,10 +414,12 @@ def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, guest_gone_after=Fal
     if prog in EXPECTED or prog == "hcall":
         truth, details = measured_split(d, sid)
         r["truth"] = details if truth is not None else {"missing": details}
+    cpus = xen_cpus(d)
+    r["xen_cpus"] = cpus
     if prog in EXPECTED:
-        check_shares(stacks, prog, r, reasons, truth)
+        check_shares(stacks, prog, r, reasons, truth, cpus)
     elif prog == "hcall":
-        check_hcall(stacks, r, reasons, truth)
+        check_hcall(stacks, r, reasons, truth, cpus)
     else:
         check_vcpus(stacks, r, reasons)
     return finish(r, reasons)

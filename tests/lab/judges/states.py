@@ -4,7 +4,7 @@ carries, and the views on them, against the guests' own measurement (judges/trut
 
 states-hcall-<type>: the blocking guest.  One recording, three views of it (convert):
   oncpu  --state=oncpu: the busy functions' shares among the busy samples within
-         TRUTH_TOLERANCE_PP of the split the guest executed;
+         TRUTH_TOLERANCE_PP of the split the guest executed (GOAL_PP reported);
   split  --state=split: the [blocked] share of all samples within BLOCKED_TOLERANCE_PP of
          the blocked share the guest read in its runstate area, of the time it was not
          paused (samples are taken unpaused; a paused running vCPU is offline to Xen, a
@@ -12,10 +12,10 @@ states-hcall-<type>: the blocking guest.  One recording, three views of it (conv
          SCHEDOP_block calls is reported beside it (it also holds the hypercall's entry and
          exit, which a sampler sees as running: 5-6 points more on PVH under TCG);
   cpu    --weight=cpu: the profile's total within CPU_TOLERANCE_PCT of the CPU time Xen
-         accounted over the run (--stats); the share of the run that makes is reported
-         beside the running share of the runstate the guest read.
+         accounted over the run (--stats), and the share of the run that makes within
+         CPU_SHARE_TOLERANCE_PP of the running share of the runstate the guest read.
 The guest's measurement is taken over the sampling (from 0.3 s after xen-uniprof says it
-starts, for 29.2 s of its 30), so that shares of time compare over the same window.
+starts, for 39.2 s of its 40), so that shares of time compare over the same window.
 states-ratio-<type>: the busy guest alone on its CPU: nearly all samples [running], the
   on-CPU shares against the guest's split, the CPU total against Xen's.
 states-ratio-pv-shared: the busy guest on dom0's CPU (a single-CPU host): the sampler runs
@@ -27,13 +27,19 @@ from collections import Counter
 
 from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
                      tool_stats)
-from .profiles import TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES
+from .profiles import GOAL_PP, TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES
 from .truth import measured_split
 
-MIN_SAMPLES = 18000
+# 40 s at 499 Hz: 17,500-19,800 samples in the lab (the blocked and CPU checks need far
+# fewer; the on-CPU shares are of the running samples alone).
+MIN_SAMPLES = 15000
 BLOCKED_TOLERANCE_PP = 2.0
 CPU_TOLERANCE_PCT = 2.0
-MIN_RUNNING_ALONE_PCT = 95.0    # a busy guest on its own CPU
+CPU_SHARE_TOLERANCE_PP = 2.0
+# A busy guest on its own CPU.  The rest is runnable: ticks that came before Xen had the
+# vCPU running again after the previous tick's unpause, which under QEMU takes long enough
+# for 0.4-2.9 % of the ticks at a fixed period (8-10 % with --jitter=0.5's shorter ones).
+MIN_RUNNING_ALONE_PCT = 90.0
 MIN_RUNNABLE_SHARED_PCT = 90.0  # a busy guest on the sampler's CPU
 MIN_BLOCKED_PCT = 5.0           # the blocking guest must really block
 BUSY = ["function_1", "function_2", "function_3"]
@@ -41,6 +47,7 @@ STATES = ["[running]", "[runnable]", "[blocked]", "[offline]", "[unknown]"]
 
 CHECKS = {"min_samples": MIN_SAMPLES, "share_tolerance_pp": TRUTH_TOLERANCE_PP,
           "blocked_tolerance_pp": BLOCKED_TOLERANCE_PP, "cpu_tolerance_pct": CPU_TOLERANCE_PCT,
+          "cpu_share_tolerance_pp": CPU_SHARE_TOLERANCE_PP,
           "min_running_alone_pct": MIN_RUNNING_ALONE_PCT,
           "min_runnable_shared_pct": MIN_RUNNABLE_SHARED_PCT}
 
@@ -71,9 +78,10 @@ def busy_shares(stacks, truth, r, reasons, what):
         got = round(pct(busy[fn], n), 2)
         want = pct(truth.get(int(fn[-1]), 0.0), t)
         shares[fn] = {"expected": round(want, 2), "expected_from": "guest", "measured": got,
-                      "deviation_pp": round(got - want, 2)}
+                      "deviation_pp": round(got - want, 2),
+                      "within_goal": abs(got - want) <= GOAL_PP}
         if abs(got - want) > TRUTH_TOLERANCE_PP:
-            reasons.append("%s: %s %.2f%% of the busy samples (the guest measured %.2f%% +- %.0f)"
+            reasons.append("%s: %s %.2f%% of the busy samples (the guest measured %.2f%% +- %.1f)"
                            % (what, fn, got, want, TRUTH_TOLERANCE_PP))
     r["shares"] = shares
     r["worst_share_deviation_pp"] = max(abs(v["deviation_pp"]) for v in shares.values())
@@ -157,11 +165,17 @@ def judge(d, sid, m):
                                "need within %.0f%%)" % (total_us / 1e6, xen_ns / 1e9, dev,
                                                         CPU_TOLERANCE_PCT))
             if dur:
-                # Reported, not judged: the same CPU time as a share of the sampling,
-                # beside the running share of the runstate the guest read over nearly
-                # the same window.
-                r["cpu_share"] = {"measured": round(pct(xen_ns / 1e9, dur), 2),
-                                  "guest_runstate_running_pct": details["running_share_pct"]}
+                # The same CPU time as a share of the sampling, against the running share
+                # of the runstate the guest read over nearly the same window (another
+                # interface to Xen's accounting, read by the guest).
+                got = pct(xen_ns / 1e9, dur)
+                want = details["running_share_pct"]
+                r["cpu_share"] = {"measured": round(got, 2), "expected": want,
+                                  "expected_from": "guest's runstate"}
+                if abs(got - want) > CPU_SHARE_TOLERANCE_PP:
+                    reasons.append("CPU time %.2f%% of the run, the guest's runstate says "
+                                   "%.2f%% running (+- %.0f)"
+                                   % (got, want, CPU_SHARE_TOLERANCE_PP))
     return finish(r, reasons)
 
 

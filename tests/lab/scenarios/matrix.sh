@@ -10,7 +10,7 @@ for type in pv pvh; do
         guest_up $prog-$type
         for backend in xencall xc; do
             run $prog-$type-$backend \
-                xen-uniprof $prog-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+                xen-uniprof $prog-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
                     -o /out/$prog-$type-$backend.folded \
                     --stats /out/$prog-$type-$backend.stats.json \
                     --elf /guests/$prog-$type.elf --backend $backend

@@ -18,7 +18,7 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
         guest=$prog-nofp-$type
         guest_up $guest
         run $guest-xencall \
-            xen-uniprof $guest -F "$LAB_FREQ" -T "$T" --samples $SAMPLES --unwind=cfi \
+            xen-uniprof $guest -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES --unwind=cfi \
                 -o /out/$guest-xencall.folded --stats /out/$guest-xencall.stats.json \
                 --elf /guests/$guest.elf --backend xencall
         run $guest-fp-control \

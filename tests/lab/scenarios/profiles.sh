@@ -21,7 +21,7 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     xenctx_samples ratio-$type-xenctx ratio-$type 3
     for backend in xencall xc; do
         run ratio-$type-$backend \
-            xen-uniprof ratio-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+            xen-uniprof ratio-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
                 -o /out/ratio-$type-$backend.folded --stats /out/ratio-$type-$backend.stats.json \
                 --elf /guests/ratio-$type.elf --backend $backend
     done
@@ -31,7 +31,7 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     xenctx_samples nested-$type-xenctx nested-$type 3
     for backend in xencall xc; do
         run nested-$type-$backend \
-            xen-uniprof nested-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+            xen-uniprof nested-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
                 -o /out/nested-$type-$backend.folded --stats /out/nested-$type-$backend.stats.json \
                 --elf /guests/nested-$type.elf --backend $backend
     done
@@ -52,7 +52,7 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
         guest_up hcall-$type hcall-$type-xenctx hcall-$type-xencall
         xenctx_samples hcall-$type-xenctx hcall-$type 12
         run hcall-$type-xencall \
-            xen-uniprof hcall-$type -F "$LAB_FREQ" -T "$T" --samples $SAMPLES \
+            xen-uniprof hcall-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
                 -o /out/hcall-$type-xencall.folded --stats /out/hcall-$type-xencall.stats.json \
                 --elf /guests/hcall-$type.elf --backend xencall
         guest_down hcall-$type ;;
