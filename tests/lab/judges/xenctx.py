@@ -32,7 +32,9 @@ def traces(text):
             if m:
                 cur = "vcpu" + m.group(1)
                 continue
-            m = re.search(r"\[<[0-9a-f]+>\] ([A-Za-z_][\w.]*)\+0x", line)
+            # name+0xOFFSET, or the bare name at a symbol's first byte (an upcall
+            # entry taken at its first instruction: "hypervisor_callback <--")
+            m = re.search(r"\[<[0-9a-f]+>\] ([A-Za-z_][\w.]*)(?:\+0x|\s|$)", line)
             if m and "Call Trace" not in line:
                 vcpus.setdefault(cur, []).append(m.group(1))
         samples.append(vcpus)

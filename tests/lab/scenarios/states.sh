@@ -32,6 +32,33 @@ view() {
     echo $? > "/out/$id.$name.rc"
 }
 
+# kept_up ID: did ID's run keep its rate (at most a quarter of its deadlines missed)?  The
+# checks compare shares of time, which a sampler that falls behind does not meet at their
+# share; under host stalls here (pause windows up to 0.28 s) a run missed 70 % of them.
+kept_up() {
+    t=$(sed -n 's/^  "ticks": \([0-9]*\),$/\1/p' "/out/$1.stats.json" 2>/dev/null)
+    m=$(sed -n 's/^  "missed_deadlines": \([0-9]*\),$/\1/p' "/out/$1.stats.json" 2>/dev/null)
+    [ -n "$t" ] && [ -n "$m" ] && [ $((m * 3)) -le "$t" ]
+}
+
+# record ID GUEST: the recording of ID, once more if the host kept it from its rate (the
+# first attempt's account kept as ID.attempt1.*, the attempts in ID.attempts; the judge
+# reports both)
+record() {
+    id=$1 g=$2
+    run "$id" xen-uniprof "$g" -F $FREQ -T $SECS -o "/out/$id.raw" \
+        --stats "/out/$id.stats.json" --elf "/guests/$g.elf"
+    selected "$id" || return 0
+    echo 1 > "/out/$id.attempts"
+    kept_up "$id" && return 0
+    for f in stderr stats.json truth-before truth-after; do
+        mv "/out/$id.$f" "/out/$id.attempt1.$f" 2>/dev/null
+    done
+    run "$id" xen-uniprof "$g" -F $FREQ -T $SECS -o "/out/$id.raw" \
+        --stats "/out/$id.stats.json" --elf "/guests/$g.elf"
+    echo 2 > "/out/$id.attempts"
+}
+
 # views ID GUEST: the three views of ID's recording, if it made one
 views() {
     [ -f "/out/$1.raw" ] || return 0
@@ -43,25 +70,16 @@ views() {
 for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     case $type in pv|pvh) ;; *) continue ;; esac
     guest_up hcall-$type states-hcall-$type
-    run states-hcall-$type \
-        xen-uniprof hcall-$type -F $FREQ -T $SECS \
-            -o /out/states-hcall-$type.raw --stats /out/states-hcall-$type.stats.json \
-            --elf /guests/hcall-$type.elf
+    record states-hcall-$type hcall-$type
     views states-hcall-$type hcall-$type
     guest_down hcall-$type
 
     guest_up ratio-$type states-ratio-$type states-ratio-$type-shared
-    run states-ratio-$type \
-        xen-uniprof ratio-$type -F $FREQ -T $SECS \
-            -o /out/states-ratio-$type.raw --stats /out/states-ratio-$type.stats.json \
-            --elf /guests/ratio-$type.elf
+    record states-ratio-$type ratio-$type
     views states-ratio-$type ratio-$type
     if [ "$type" = pv ] && selected states-ratio-pv-shared; then
         xl vcpu-pin ratio-pv all 0 > /out/states-ratio-pv-shared.pin.txt 2>&1
-        RUN_GUEST=ratio-pv run states-ratio-pv-shared \
-            xen-uniprof ratio-pv -F $FREQ -T $SECS \
-                -o /out/states-ratio-pv-shared.raw \
-                --stats /out/states-ratio-pv-shared.stats.json --elf /guests/ratio-pv.elf
+        record states-ratio-pv-shared ratio-pv
         views states-ratio-pv-shared ratio-pv
     fi
     guest_down ratio-$type
