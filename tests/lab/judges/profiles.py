@@ -36,6 +36,11 @@ SHARE_TOLERANCE_PP = 2.0
 TRUTH_TOLERANCE_PP = 1.5
 TRUTH_TOLERANCE_ONE_CPU_PP = 2.0
 GOAL_PP = 1.0
+# A total share (nested's function_1, function_2) also holds the function's calls and
+# returns and its callees' prologues, which the guest times as outside every function
+# (0.5-1 % of its time): over 17 runs the totals read 0.35 points high on average and
+# scattered with a standard deviation of 0.55, so they are held to 2 points.
+TRUTH_TOLERANCE_TOTAL_PP = 2.0
 MIN_COMPLETE_RATIO = 99.0       # % of samples with the full chain, ratio guest
 MIN_VCPU_ATTRIBUTION = 97.0     # % of a vCPU's samples in its own hot function
 
@@ -106,7 +111,8 @@ MIN_UPCALL_BUSY_PCT = 80.0
 
 CHECKS = {"min_samples": MIN_SAMPLES, "share_tolerance_pp": SHARE_TOLERANCE_PP,
           "truth_tolerance_pp": TRUTH_TOLERANCE_PP,
-          "truth_tolerance_one_cpu_pp": TRUTH_TOLERANCE_ONE_CPU_PP, "goal_pp": GOAL_PP,
+          "truth_tolerance_one_cpu_pp": TRUTH_TOLERANCE_ONE_CPU_PP,
+          "truth_tolerance_total_pp": TRUTH_TOLERANCE_TOTAL_PP, "goal_pp": GOAL_PP,
           "min_complete_chains_ratio_pct": MIN_COMPLETE_RATIO,
           "min_vcpu_attribution_pct": MIN_VCPU_ATTRIBUTION}
 
@@ -125,8 +131,10 @@ def slot(fn):
     return int(fn.rsplit("_", 1)[1])
 
 
-def truth_tolerance(cpus):
-    return TRUTH_TOLERANCE_ONE_CPU_PP if cpus == 1 else TRUTH_TOLERANCE_PP
+def truth_tolerance(cpus, kind="self"):
+    if cpus == 1 or kind == "total":
+        return max(TRUTH_TOLERANCE_ONE_CPU_PP, TRUTH_TOLERANCE_TOTAL_PP)
+    return TRUTH_TOLERANCE_PP
 
 
 def want_share(fn, kind, design, truth, cpus=None):
@@ -135,7 +143,7 @@ def want_share(fn, kind, design, truth, cpus=None):
     if truth is None:
         return design, SHARE_TOLERANCE_PP, "design"
     slots = (slot(fn),) if kind == "self" else TOTAL_SLOTS[fn]
-    return sum(truth.get(s, 0.0) for s in slots), truth_tolerance(cpus), "guest"
+    return sum(truth.get(s, 0.0) for s in slots), truth_tolerance(cpus, kind), "guest"
 
 
 def record_share(shares, key, kind, design, want, tol, source, got, reasons, what):
