@@ -19,6 +19,7 @@
 
 #include "input/xu_input.h"
 #include "output/xu_output.h"
+#include "output_text.h"
 
 /* Errors the reader logs, kept for the tests to read. */
 static char logged[4096];
@@ -54,14 +55,8 @@ static char *write_raw(const struct xu_profile *p)
     struct xu_output_meta meta = { .domid = 3, .backend = "sim", .start_time = 0 };
     struct xu_output_options oo = { 0 };
     struct xu_output_ctx ctx = { .profile = p, .meta = &meta, .opts = &oo, .log = &keep_log };
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
 
-    assert_non_null(f);
-    assert_int_equal(xu_output_raw.write(f, &ctx), 0);
-    assert_int_equal(fclose(f), 0);
-    return text;
+    return output_text(&xu_output_raw, &ctx, NULL);
 }
 
 /* The stack of in with this state and vCPU (there is one in these tests). */

@@ -28,6 +28,7 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "output_text.h"
 #include "util/xu_atomic_file.h"
 #include "output/xu_output.h"
 #include "profile/xu_profile.h"
@@ -155,14 +156,7 @@ static int group_setup(void **state)
 /* What ops writes for ctx, as a malloc'ed string. */
 static char *render(const struct xu_output_ops *ops, const struct xu_output_ctx *ctx)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-
-    assert_non_null(f);
-    assert_int_equal(ops->write(f, ctx), 0);
-    assert_int_equal(fclose(f), 0);
-    return buf;
+    return output_text(ops, ctx, NULL);
 }
 
 static void assert_renders(const struct xu_output_ops *ops, const struct xu_output_ctx *ctx,

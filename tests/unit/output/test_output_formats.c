@@ -22,23 +22,12 @@
 #endif
 
 #include "mkelf.h"
+#include "output_text.h"
 #include "output/xu_output.h"
 #include "profile/xu_profile.h"
 
 static const char *const names[] = { "main", "work", "leaf", "we\"ird\\name" };
 static const struct xu_frame_names frame_names = { names, 4 };
-
-static char *write_format(const struct xu_output_ops *ops, const struct xu_output_ctx *ctx,
-                          size_t *len)
-{
-    char *text = NULL;
-    FILE *f = open_memstream(&text, len);
-
-    assert_non_null(f);
-    assert_int_equal(ops->write(f, ctx), 0);
-    fclose(f);
-    return text;
-}
 
 static void test_speedscope_exact(void **state)
 {
@@ -71,7 +60,7 @@ static void test_speedscope_exact(void **state)
     assert_non_null(p);
     assert_int_equal(xu_profile_add(p, 0, s1, 3, XU_WALK_COMPLETE, 5), 0);
     assert_int_equal(xu_profile_add(p, 2, s2, 2, XU_WALK_UNMAPPED, 2), 0);
-    text = write_format(&xu_output_speedscope, &ctx, &len);
+    text = output_text(&xu_output_speedscope, &ctx, &len);
     assert_string_equal(text, expected);
     free(text);
     xu_profile_free(p);
@@ -289,6 +278,27 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
     }
 }
 
+static void decoded_free(struct decoded *d)
+{
+    size_t i;
+
+    for (i = 0; i < d->nr_strings; i++)
+        free(d->strings[i]);
+}
+
+/* What the pprof writer writes for ctx, gunzipped and decoded into d (free
+ * it with decoded_free). */
+static void pprof_decode(const struct xu_output_ctx *ctx, struct decoded *d)
+{
+    size_t gzlen, rawlen;
+    char *gz = output_text(&xu_output_pprof, ctx, &gzlen);
+    uint8_t *raw = gunzip(gz, gzlen, &rawlen);
+
+    decode(raw, rawlen, d);
+    free(raw);
+    free(gz);
+}
+
 static const char *str(const struct decoded *d, uint64_t i)
 {
     assert_true(i < d->nr_strings);
@@ -335,7 +345,7 @@ static void test_pprof_decoded(void **state)
     ctx.syms = sz;
     ctx.symtab = st;
 
-    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
+    gz = output_text(&xu_output_pprof, &ctx, &gzlen);
     assert_true(gzlen > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
     raw = gunzip(gz, gzlen, &rawlen);
     decode(raw, rawlen, &d);
@@ -382,8 +392,7 @@ static void test_pprof_decoded(void **state)
     assert_true(d.map_start <= 0x1010 && d.map_limit > 0x1050);
     assert_int_equal(d.map_has_functions, 1);
 
-    for (i = 0; i < d.nr_strings; i++)
-        free(d.strings[i]);
+    decoded_free(&d);
     free(raw);
     free(gz);
     free(addrs);
@@ -404,9 +413,6 @@ static void test_pprof_states(void **state)
     struct xu_output_ctx ctx = { .meta = &meta, .opts = &o };
     struct xu_profile *p = xu_profile_new(0);
     struct decoded d;
-    uint8_t *raw;
-    char *gz;
-    size_t gzlen, rawlen, i;
 
     (void)state;
     assert_non_null(p);
@@ -415,9 +421,7 @@ static void test_pprof_states(void **state)
     assert_int_equal(xu_profile_add_state(p, 1, XU_VSTATE_BLOCKED, s2, 1, XU_WALK_COMPLETE,
                                           2, 40), 0);
     ctx.profile = p;
-    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
-    raw = gunzip(gz, gzlen, &rawlen);
-    decode(raw, rawlen, &d);
+    pprof_decode(&ctx, &d);
     assert_string_equal(str(&d, d.default_type), "cpu");
     assert_int_equal(d.nr_samples, 2);
     assert_int_equal(d.sample_nvalues[0], 2);
@@ -434,24 +438,16 @@ static void test_pprof_states(void **state)
                         "[running]");
     assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[1][1] - 1] - 1]),
                         "[blocked]");
-    for (i = 0; i < d.nr_strings; i++)
-        free(d.strings[i]);
-    free(raw);
-    free(gz);
+    decoded_free(&d);
 
     /* on-CPU only: the blocked samples are gone */
     o.states = XU_STATES_ONCPU;
     o.weight = XU_WEIGHT_SAMPLES;
-    gz = write_format(&xu_output_pprof, &ctx, &gzlen);
-    raw = gunzip(gz, gzlen, &rawlen);
-    decode(raw, rawlen, &d);
+    pprof_decode(&ctx, &d);
     assert_string_equal(str(&d, d.default_type), "samples");
     assert_int_equal(d.nr_samples, 1);
     assert_int_equal(d.sample_nlocs[0], 2);
-    for (i = 0; i < d.nr_strings; i++)
-        free(d.strings[i]);
-    free(raw);
-    free(gz);
+    decoded_free(&d);
     xu_profile_free(p);
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "output_text.h"
 #include "sim_guest.h"
 #include "output/xu_output.h"
 #include "sample/xu_sampler.h"
@@ -99,14 +100,7 @@ static int teardown(void **state)
 
 static char *render(const struct xu_output_ops *ops, const struct fixture *f)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-
-    assert_non_null(out);
-    assert_int_equal(ops->write(out, &f->ctx), 0);
-    assert_int_equal(fclose(out), 0);
-    return text;
+    return output_text(ops, &f->ctx, NULL);
 }
 
 static void folded_is(struct fixture *f, enum xu_weight w, enum xu_state_view v,
