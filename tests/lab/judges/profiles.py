@@ -132,9 +132,18 @@ def slot(fn):
 
 
 def truth_tolerance(cpus, kind="self"):
-    if cpus == 1 or kind == "total":
-        return max(TRUTH_TOLERANCE_ONE_CPU_PP, TRUTH_TOLERANCE_TOTAL_PP)
-    return TRUTH_TOLERANCE_PP
+    tol = TRUTH_TOLERANCE_PP
+    if cpus == 1:
+        tol = max(tol, TRUTH_TOLERANCE_ONE_CPU_PP)
+    if kind == "total":
+        tol = max(tol, TRUTH_TOLERANCE_TOTAL_PP)
+    return tol
+
+
+def split_among(truth, fns):
+    """The guest's split (truth: {slot: %}) among the functions fns alone: {slot: %}."""
+    t = sum(truth.get(slot(fn), 0.0) for fn in fns)
+    return {slot(fn): pct(truth.get(slot(fn), 0.0), t) for fn in fns}
 
 
 def want_share(fn, kind, design, truth, cpus=None):
@@ -269,10 +278,7 @@ def check_hcall(stacks, r, reasons, truth=None, cpus=None):
 
     # old: shares among the busy samples, their full chains, the names
     shares = {}
-    busy_truth = None
-    if truth is not None:
-        t = sum(truth.get(slot(fn), 0.0) for fn in busy_names)
-        busy_truth = {slot(fn): pct(truth.get(slot(fn), 0.0), t) for fn in busy_names}
+    busy_truth = split_among(truth, busy_names) if truth is not None else None
     for fn, want in HCALL_BUSY:
         got = round(pct(sum(c for f, c in busy if f[-1] == fn), n_busy), 2)
         exp, tol, source = want_share(fn, "self", want, busy_truth, cpus)

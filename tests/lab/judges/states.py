@@ -30,7 +30,8 @@ from collections import Counter
 
 from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
                      tool_stats)
-from .profiles import GOAL_PP, TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES
+from .profiles import (HCALL_BUSY, TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES,
+                       record_share, split_among, want_share, worst_deviation)
 from .truth import measured_split
 
 # 40 s at 499 Hz: 17,500-19,800 samples in the lab; scenarios/states.sh records once more
@@ -47,7 +48,7 @@ CPU_SHARE_TOLERANCE_PP = 2.0
 MIN_RUNNING_ALONE_PCT = 90.0
 MIN_RUNNABLE_SHARED_PCT = 90.0  # a busy guest on the sampler's CPU
 MIN_BLOCKED_PCT = 5.0           # the blocking guest must really block
-BUSY = ["function_1", "function_2", "function_3"]
+BUSY = [fn for fn, _ in HCALL_BUSY]
 STATES = ["[running]", "[runnable]", "[blocked]", "[offline]", "[unknown]"]
 
 CHECKS = {"min_samples": MIN_SAMPLES, "max_missed_deadlines_pct": MAX_MISSED_PCT,
@@ -78,19 +79,15 @@ def busy_shares(stacks, truth, r, reasons, what):
         if f and f[-1] in BUSY and UPCALL_BOUNDARY not in f and not set(UPCALL_FRAMES) & set(f):
             busy[f[-1]] += c
     n = sum(busy.values())
-    t = sum(truth.get(int(fn[-1]), 0.0) for fn in BUSY)
+    among = split_among(truth, BUSY)
     shares = {}
     for fn in BUSY:
-        got = round(pct(busy[fn], n), 2)
-        want = pct(truth.get(int(fn[-1]), 0.0), t)
-        shares[fn] = {"expected": round(want, 2), "expected_from": "guest", "measured": got,
-                      "deviation_pp": round(got - want, 2),
-                      "within_goal": abs(got - want) <= GOAL_PP}
-        if abs(got - want) > TRUTH_TOLERANCE_PP:
-            reasons.append("%s: %s %.2f%% of the busy samples (the guest measured %.2f%% +- %.1f)"
-                           % (what, fn, got, want, TRUTH_TOLERANCE_PP))
+        want, tol, source = want_share(fn, "self", None, among)
+        record_share(shares, fn, "self, of the busy samples", None, want, tol, source,
+                     round(pct(busy[fn], n), 2), reasons,
+                     "%s: %s share of the busy samples" % (what, fn))
     r["shares"] = shares
-    r["worst_share_deviation_pp"] = max(abs(v["deviation_pp"]) for v in shares.values())
+    worst_deviation(r)
     return n
 
 
