@@ -125,9 +125,13 @@ static inline __attribute__((always_inline)) unsigned long work_random(void)
     return x;
 }
 
+/* The loop count of one call's work: units times a draw from [1/2, 3/2) of
+ * WORK_ITERS (the one place the length is drawn; truth.h's TIMED_WORK too). */
+#define WORK_LENGTH(units) ((units) * (WORK_ITERS / 2 + work_random() % WORK_ITERS))
+
 #define WORK(units)                                                     \
     do {                                                                \
-        unsigned long w_n_ = (units) * (WORK_ITERS / 2 + work_random() % WORK_ITERS); \
+        unsigned long w_n_ = WORK_LENGTH(units);                        \
         for (volatile unsigned long w_i_ = 0; w_i_ < w_n_; w_i_++)      \
             ;                                                           \
     } while (0)

@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) void truth_end(struct truth_mark *m
 #define TIMED_WORK(slot, units)                                         \
     do {                                                                \
         struct truth_mark t_m_;                                         \
-        unsigned long t_n_ = (units) * (WORK_ITERS / 2 + work_random() % WORK_ITERS); \
+        unsigned long t_n_ = WORK_LENGTH(units);                        \
         truth_begin(&t_m_);                                             \
         for (volatile unsigned long t_i_ = 0; t_i_ < t_n_; t_i_++)      \
             if ((t_i_ & (TRUTH_TICK - 1)) == TRUTH_TICK - 1)            \
