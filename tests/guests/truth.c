@@ -51,9 +51,7 @@ static unsigned long calibrate_tick(void)
         struct truth_mark m;
 
         truth_begin(&m);
-        for (volatile unsigned long i = 0; i < TRUTH_TICK; i++)
-            if ((i & (TRUTH_TICK - 1)) == TRUTH_TICK - 1)
-                truth_tick(&m);
+        TRUTH_LOOP(&m, TRUTH_TICK);
         if (m.last - m.cycles < best)
             best = m.last - m.cycles;
     }

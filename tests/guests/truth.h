@@ -133,6 +133,13 @@ static inline __attribute__((always_inline)) void truth_end(struct truth_mark *m
     guest_truth.reads += 2;
 }
 
+/* n iterations of the work loop, with a cycle reading every TRUTH_TICK into
+ * the interval *m: TIMED_WORK's loop, and the one truth_init calibrates. */
+#define TRUTH_LOOP(m, n)                                                \
+    for (volatile unsigned long t_i_ = 0; t_i_ < (n); t_i_++)           \
+        if ((t_i_ & (TRUTH_TICK - 1)) == TRUTH_TICK - 1)                \
+            truth_tick(m)
+
 /* The timed unit of work: WORK(units) charged to slot (function_<slot>), with
  * a cycle reading every TRUTH_TICK iterations.  For code that runs on vCPU 0
  * only: the runstate area is vCPU 0's. */
@@ -141,9 +148,7 @@ static inline __attribute__((always_inline)) void truth_end(struct truth_mark *m
         struct truth_mark t_m_;                                         \
         unsigned long t_n_ = WORK_LENGTH(units);                        \
         truth_begin(&t_m_);                                             \
-        for (volatile unsigned long t_i_ = 0; t_i_ < t_n_; t_i_++)      \
-            if ((t_i_ & (TRUTH_TICK - 1)) == TRUTH_TICK - 1)            \
-                truth_tick(&t_m_);                                      \
+        TRUTH_LOOP(&t_m_, t_n_);                                        \
         truth_end(&t_m_, (slot));                                       \
     } while (0)
 
