@@ -46,16 +46,16 @@ kept_up() {
 # reports both)
 record() {
     id=$1 g=$2
-    run "$id" xen-uniprof "$g" -F $FREQ -T $SECS -o "/out/$id.raw" \
+    set -- xen-uniprof "$g" -F $FREQ -T $SECS -o "/out/$id.raw" \
         --stats "/out/$id.stats.json" --elf "/guests/$g.elf"
+    run "$id" "$@"
     selected "$id" || return 0
     echo 1 > "/out/$id.attempts"
     kept_up "$id" && return 0
     for f in stderr stats.json truth-before truth-after; do
         mv "/out/$id.$f" "/out/$id.attempt1.$f" 2>/dev/null
     done
-    run "$id" xen-uniprof "$g" -F $FREQ -T $SECS -o "/out/$id.raw" \
-        --stats "/out/$id.stats.json" --elf "/guests/$g.elf"
+    run "$id" "$@"
     echo 2 > "/out/$id.attempts"
 }
 
