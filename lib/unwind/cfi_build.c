@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cfi_priv.h"
+#include "cfi_sections.h"
 
 #define MAX_EXEC_SEGMENTS 64
 #define MAX_ROWS_PER_FDE  (1u << 16)
@@ -56,6 +57,8 @@ struct build {
     unsigned int nexec;
     struct fde_ref *fdes;
     size_t nfdes, cap, max_fdes;
+    uint64_t *eh_offs;          /* every .eh_frame FDE checked, by offset, ascending */
+    size_t n_eh, cap_eh;
     size_t ignored;
     bool truncated;
 };
@@ -76,78 +79,6 @@ static bool in_exec(const struct build *b, uint64_t lo, uint64_t hi)
         if (lo >= b->exec[i].lo && hi <= b->exec[i].hi)
             return true;
     return false;
-}
-
-static uint64_t rd_le(const uint8_t *p, unsigned int n)
-{
-    uint64_t v = 0;
-    unsigned int i;
-
-    for (i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static int rd_leb(const uint8_t **pp, const uint8_t *end, bool sign, uint64_t *out)
-{
-    const uint8_t *p = *pp;
-    uint64_t v = 0;
-    unsigned int shift = 0;
-    uint8_t byte;
-
-    do {
-        if (p >= end || shift >= 64)
-            return -1;
-        byte = *p++;
-        v |= (uint64_t)(byte & 0x7f) << shift;
-        shift += 7;
-    } while (byte & 0x80);
-    if (sign && shift < 64 && (byte & 0x40))
-        v |= ~0ULL << shift;
-    *pp = p;
-    *out = v;
-    return 0;
-}
-
-/* One DW_EH_PE_* encoded value at *pp (field_addr: its ELF address, for
- * pcrel).  Only the encodings FDE addresses use are accepted. */
-static int rd_encoded(uint8_t enc, bool apply, const uint8_t **pp, const uint8_t *end,
-                      uint64_t field_addr, uint64_t *out)
-{
-    static const unsigned int width[16] = {
-        [DW_EH_PE_absptr] = 8, [DW_EH_PE_udata2] = 2, [DW_EH_PE_udata4] = 4,
-        [DW_EH_PE_udata8] = 8, [DW_EH_PE_sdata2] = 2, [DW_EH_PE_sdata4] = 4,
-        [DW_EH_PE_sdata8] = 8,
-    };
-    unsigned int fmt = enc & 0x0f, w = width[fmt];
-    uint64_t v;
-
-    if (enc == DW_EH_PE_omit || (enc & DW_EH_PE_indirect))
-        return -1;
-    if (fmt == DW_EH_PE_uleb128 || fmt == DW_EH_PE_sleb128) {
-        if (rd_leb(pp, end, fmt == DW_EH_PE_sleb128, &v) < 0)
-            return -1;
-    } else {
-        if (w == 0 || (size_t)(end - *pp) < w)
-            return -1;
-        v = rd_le(*pp, w);
-        if ((fmt & DW_EH_PE_signed) && w < 8 && (v & (1ULL << (8 * w - 1))))
-            v |= ~0ULL << (8 * w);
-        *pp += w;
-    }
-    if (apply) {
-        switch (enc & 0x70) {
-        case DW_EH_PE_absptr:
-            break;
-        case DW_EH_PE_pcrel:
-            v += field_addr;
-            break;
-        default:            /* textrel, datarel, funcrel, aligned: not in FDEs we read */
-            return -1;
-        }
-    }
-    *out = v;
-    return 0;
 }
 
 /* The FDE pointer encoding from a CIE's augmentation ('R'), absptr without. */
@@ -179,7 +110,7 @@ static int cie_fde_encoding(const Dwarf_CIE *cie, uint8_t *enc)
             {
                 uint8_t penc = *p++;
 
-                if (rd_encoded(penc & 0x0f, false, &p, end, 0, &skip) < 0)
+                if (cfi_read_encoded(penc & 0x0f, false, &p, end, 0, NULL, &skip) < 0)
                     return -1;
             }
             break;
@@ -218,6 +149,23 @@ static int add_fde(struct build *b, uint64_t start, uint64_t end, uint64_t cost,
     return 0;
 }
 
+/* An .eh_frame FDE whose program and CIE were checked, for cfi_eh_frame_hdr_ok(). */
+static int note_checked(struct build *b, uint64_t off)
+{
+    if (b->n_eh == b->cap_eh) {
+        /* an entry takes 8 bytes at least: the section's size bounds the count */
+        size_t cap = b->cap_eh ? b->cap_eh * 2 : 1024;
+        uint64_t *o = realloc(b->eh_offs, cap * sizeof(*o));
+
+        if (!o)
+            return -ENOMEM;
+        b->eh_offs = o;
+        b->cap_eh = cap;
+    }
+    b->eh_offs[b->n_eh++] = off;
+    return 0;
+}
+
 static int unsafe_section(struct build *b, const char *name, uint64_t off)
 {
     xu_warn(b->log, "%s: the entry at offset %#llx names a register above %u or does not "
@@ -234,7 +182,7 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
     Dwarf_Off off = 0, next, cie_off = (Dwarf_Off)-1;
     uint8_t cie_enc = 0;
     size_t cie_cost = 0;
-    bool cie_ok = false, cie_z = false;
+    bool cie_ok = false, cie_z = false, full = false;
     const char *name = eh ? ".eh_frame" : ".debug_frame";
 
     for (;;) {
@@ -279,29 +227,36 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
         p = e.fde.start;
         end = e.fde.end;
         if (!cie_ok ||
-            rd_encoded(cie_enc, true, &p, end,
-                       sec_addr + (uint64_t)(p - (const uint8_t *)data->d_buf), &start) < 0 ||
-            rd_encoded(cie_enc & 0x0f, false, &p, end, 0, &range) < 0)
+            cfi_read_encoded(cie_enc, true, &p, end,
+                             sec_addr + (uint64_t)(p - (const uint8_t *)data->d_buf), NULL,
+                             &start) < 0 ||
+            cfi_read_encoded(cie_enc & 0x0f, false, &p, end, 0, NULL, &range) < 0)
             return unsafe_section(b, name, off);
         if (cie_z) {
-            if (rd_leb(&p, end, false, &aug_len) < 0 || aug_len > (uint64_t)(end - p))
+            if (cfi_read_leb(&p, end, false, &aug_len) < 0 || aug_len > (uint64_t)(end - p))
                 return unsafe_section(b, name, off);
             p += aug_len;
         }
         if (!cfi_program_ok(p, end, cie_enc))
             return unsafe_section(b, name, off);
+        if (eh && (r = note_checked(b, off)) < 0)
+            return r;
         if (range == 0 || start + range < start || !in_exec(b, start, start + range)) {
             b->ignored++;
             goto next_entry;
         }
-        /* in_exec() bounds range below 4 GiB; an entry's size bounds the cost */
-        r = add_fde(b, start, start + range,
-                    (uint64_t)(e.fde.end - e.fde.start) + cie_cost + 1, src);
-        if (r < 0)
-            return r;
-        if (r > 0) {
-            xu_warn(b->log, "%s: more FDEs than the table may hold: the rest is ignored", name);
-            break;
+        /* in_exec() bounds range below 4 GiB; an entry's size bounds the cost.
+         * Past the cap the rest is still checked: libdw may reach it. */
+        if (!full) {
+            r = add_fde(b, start, start + range,
+                        (uint64_t)(e.fde.end - e.fde.start) + cie_cost + 1, src);
+            if (r < 0)
+                return r;
+            if (r > 0) {
+                xu_warn(b->log, "%s: more FDEs than the table may hold: the rest is ignored",
+                        name);
+                full = true;
+            }
         }
 next_entry:
         off = next;
@@ -467,31 +422,6 @@ static int compile_fdes(struct build *b, Dwarf_CFI *cfi[2], const struct xu_cfi_
     return rc;
 }
 
-static Elf_Data *section_data(Elf *elf, size_t shstrndx, const char *want, uint64_t *addr)
-{
-    Elf_Scn *scn = NULL;
-
-    while ((scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        const char *name;
-
-        /* LLVM types .eh_frame SHT_X86_64_UNWIND (the x86-64 psABI's type
-         * for unwind tables); GNU as keeps SHT_PROGBITS.  Both are the same
-         * bytes. */
-        if (!gelf_getshdr(scn, &sh) ||
-            (sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_X86_64_UNWIND))
-            continue;
-        name = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (name && strcmp(name, want) == 0) {
-            Elf_Data *d = elf_getdata(scn, NULL);
-
-            *addr = sh.sh_addr;
-            return d && d->d_buf && d->d_size ? d : NULL;
-        }
-    }
-    return NULL;
-}
-
 static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_log *log,
                           struct xu_cfi_table **out)
 {
@@ -553,8 +483,8 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
     /* .debug_frame through a Dwarf handle first: it decompresses the section */
     dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
     if (dw && (cfi[SRC_DEBUG_FRAME] = dwarf_getcfi(dw)))
-        dbg = section_data(elf, shstrndx, ".debug_frame", &dbg_addr);
-    eh = section_data(elf, shstrndx, ".eh_frame", &eh_addr);
+        dbg = cfi_section(elf, shstrndx, ".debug_frame", &dbg_addr, log);
+    eh = cfi_section(elf, shstrndx, ".eh_frame", &eh_addr, log);
     if (eh)
         cfi[SRC_EH_FRAME] = dwarf_getcfi_elf(elf);
     if (!cfi[SRC_EH_FRAME])
@@ -571,6 +501,8 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
 
         if ((rc = collect_fdes(&b, eh, eh_addr, SRC_EH_FRAME)) < 0)
             goto out;
+        if (rc == 0 && !cfi_eh_frame_hdr_ok(elf, shstrndx, eh_addr, b.eh_offs, b.n_eh, log))
+            rc = 1;
         if (rc > 0) {
             b.nfdes = before;
             b.truncated = true;
@@ -623,6 +555,7 @@ out:
     if (dw)
         dwarf_end(dw);
     free(b.fdes);
+    free(b.eh_offs);
     return rc;
 }
 

@@ -132,4 +132,16 @@ void cfi_rule_unpack(const struct cfi_rule *r, struct xu_cfi_row *out);
  */
 bool cfi_program_ok(const uint8_t *p, const uint8_t *end, uint8_t addr_enc);
 
+/* One LEB128 number at *pp, advanced past it; 0, or -1 when it does not fit. */
+int cfi_read_leb(const uint8_t **pp, const uint8_t *end, bool sign, uint64_t *out);
+
+/*
+ * One DW_EH_PE_* encoded value at *pp, advanced past it; 0 or -1.  With
+ * apply, the application is added: pcrel the field's own ELF address
+ * (field_addr), datarel *datarel (NULL: not accepted); textrel, funcrel,
+ * aligned and indirect values are refused.
+ */
+int cfi_read_encoded(uint8_t enc, bool apply, const uint8_t **pp, const uint8_t *end,
+                     uint64_t field_addr, const uint64_t *datarel, uint64_t *out);
+
 #endif

@@ -36,6 +36,8 @@
 
 #define FIXTURE     XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture.elf"
 #define FIXTURE_DBG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_dbg.elf"
+/* linked with --eh-frame-hdr: libdw finds its FDEs through the hdr's table */
+#define FIXTURE_HDR XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_hdr.elf"
 /* the same source assembled and linked by clang: .eh_frame is then of type
  * SHT_X86_64_UNWIND; absent when configure found no clang */
 #define FIXTURE_CLANG XU_TEST_CFI_FIXTURE_DIR "/cfi_fixture_clang.elf"
@@ -176,11 +178,29 @@ static uint64_t build_main_chain(struct fixture *f, bool second_site, uint64_t *
 
 /* ---------------------------------------------------------------- fixtures */
 
+/* A file's bytes, malloc'ed. */
+static uint8_t *load(const char *path, size_t *size)
+{
+    FILE *fp = fopen(path, "rb");
+    uint8_t *img;
+    long n;
+
+    assert_non_null(fp);
+    assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+    n = ftell(fp);
+    assert_true(n > 0);
+    rewind(fp);
+    *size = (size_t)n;
+    img = malloc(*size);
+    assert_non_null(img);
+    assert_int_equal(fread(img, 1, *size, fp), *size);
+    fclose(fp);
+    return img;
+}
+
 static int setup(void **state)
 {
     static struct fixture f;
-    FILE *fp;
-    long size;
 
     memset(&f, 0, sizeof(f));
     assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PVH, 1, 0), 0);
@@ -192,17 +212,7 @@ static int setup(void **state)
     assert_int_equal(xu_cfi_open(FIXTURE, NULL, quiet(), &f.cfi), 0);
     assert_int_equal(xu_cfi_open(FIXTURE_DBG, NULL, quiet(), &f.cfi_dbg), 0);
 
-    fp = fopen(FIXTURE, "rb");
-    assert_non_null(fp);
-    assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-    size = ftell(fp);
-    assert_true(size > 0);
-    rewind(fp);
-    f.image_size = (size_t)size;
-    f.image = malloc(f.image_size);
-    assert_non_null(f.image);
-    assert_int_equal(fread(f.image, 1, f.image_size, fp), f.image_size);
-    fclose(fp);
+    f.image = load(FIXTURE, &f.image_size);
     *state = &f;
     return 0;
 }
@@ -666,32 +676,37 @@ static void test_garbage_stacks(void **state)
 
 /* ------------------------------------------------------------ hostile CFI */
 
-static const GElf_Shdr *find_eh_frame(struct fixture *f, GElf_Shdr *out, size_t *index)
+/* The index and header of the first section called name in an image, 0 if none. */
+static size_t find_section(const uint8_t *img, size_t size, const char *name, GElf_Shdr *out)
 {
-    Elf *elf = elf_memory((char *)f->image, f->image_size);
+    Elf *elf = elf_memory((char *)img, size);
     Elf_Scn *scn = NULL;
-    size_t shstrndx;
-    const GElf_Shdr *found = NULL;
+    size_t shstrndx, index = 0;
 
     assert_non_null(elf);
     assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
     while ((scn = elf_nextscn(elf, scn))) {
-        const char *name;
+        const char *have;
 
         assert_non_null(gelf_getshdr(scn, out));
-        name = elf_strptr(elf, shstrndx, out->sh_name);
-        if (name && strcmp(name, ".eh_frame") == 0) {
-            *index = elf_ndxscn(scn);
-            found = out;
+        have = elf_strptr(elf, shstrndx, out->sh_name);
+        if (have && strcmp(have, name) == 0) {
+            index = elf_ndxscn(scn);
             break;
         }
     }
     elf_end(elf);
-    assert_non_null(found);
-    return found;
+    return index;
 }
 
-/* The section header of .eh_frame inside a copy of the image. */
+static const GElf_Shdr *find_eh_frame(struct fixture *f, GElf_Shdr *out, size_t *index)
+{
+    *index = find_section(f->image, f->image_size, ".eh_frame", out);
+    assert_true(*index > 0);
+    return out;
+}
+
+/* A section header inside a copy of the image. */
 static Elf64_Shdr *shdr_in(uint8_t *img, size_t index)
 {
     Elf64_Ehdr eh;
@@ -776,6 +791,103 @@ static void test_corrupt_eh_frame(void **state)
         }
     }
     free(copy);
+}
+
+/* xu_cfi_from_memory on img with one change made by edit (NULL: none). */
+static int from_hdr_copy(const uint8_t *img, size_t size, void (*edit)(uint8_t *, size_t),
+                         struct xu_cfi_stats *st)
+{
+    uint8_t *copy = malloc(size);
+    struct xu_cfi_table *t = NULL;
+    int rc;
+
+    assert_non_null(copy);
+    memcpy(copy, img, size);
+    if (edit)
+        edit(copy, size);
+    rc = xu_cfi_from_memory(copy, size, NULL, quiet(), &t);
+    if (rc == 0)
+        xu_cfi_get_stats(t, st);
+    else
+        assert_null(t);
+    xu_cfi_free(t);
+    free(copy);
+    return rc;
+}
+
+/* The hdr as GNU ld writes it: version 1, eh_frame_ptr pcrel sdata4, the
+ * count udata4, the table datarel sdata4 (initial location, FDE) pairs. */
+static uint8_t *hdr_bytes(uint8_t *img, size_t size)
+{
+    GElf_Shdr sh;
+
+    assert_true(find_section(img, size, ".eh_frame_hdr", &sh) > 0);
+    assert_int_equal(img[sh.sh_offset], 1);
+    assert_int_equal(img[sh.sh_offset + 1], DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+    assert_int_equal(img[sh.sh_offset + 2], DW_EH_PE_udata4);
+    assert_int_equal(img[sh.sh_offset + 3], DW_EH_PE_datarel | DW_EH_PE_sdata4);
+    return img + sh.sh_offset;
+}
+
+/* the first entry's FDE pointer 4 bytes into that FDE */
+static void hdr_entry_inside_fde(uint8_t *img, size_t size)
+{
+    uint8_t *h = hdr_bytes(img, size);
+    int32_t fde;
+
+    memcpy(&fde, h + 16, 4);
+    fde += 4;
+    memcpy(h + 16, &fde, 4);
+}
+
+/* the hdr renamed .eh_frame: two sections of that name */
+static void second_eh_frame(uint8_t *img, size_t size)
+{
+    GElf_Shdr eh, hdr;
+    size_t hi = find_section(img, size, ".eh_frame_hdr", &hdr);
+    Elf64_Shdr s;
+
+    assert_true(find_section(img, size, ".eh_frame", &eh) > 0);
+    memcpy(&s, shdr_in(img, hi), sizeof(s));
+    s.sh_name = eh.sh_name;
+    memcpy(shdr_in(img, hi), &s, sizeof(s));
+}
+
+/* the table pcrel: libdw would use it, from a base this build does not check */
+static void hdr_table_pcrel(uint8_t *img, size_t size)
+{
+    hdr_bytes(img, size)[3] = DW_EH_PE_pcrel | DW_EH_PE_sdata4;
+}
+
+/* no count: libdw keeps no table, and reads .eh_frame as the scan does */
+static void hdr_without_table(uint8_t *img, size_t size)
+{
+    hdr_bytes(img, size)[2] = DW_EH_PE_omit;
+}
+
+/* libdw reads an FDE at the offset .eh_frame_hdr's table gives, wherever that
+ * is: the table must name only FDEs the scan checked, and no second section
+ * of a CFI name may leave the choice of bytes to libdw. */
+static void test_eh_frame_hdr(void **state)
+{
+    struct xu_cfi_stats st;
+    size_t size;
+    uint8_t *img = load(FIXTURE_HDR, &size);
+
+    (void)state;
+    hdr_bytes(img, size);
+    assert_int_equal(from_hdr_copy(img, size, NULL, &st), 0);
+    assert_true(st.from_eh_frame);
+    assert_false(st.truncated);
+    assert_int_equal(st.fdes, 6);
+    assert_int_equal(from_hdr_copy(img, size, hdr_without_table, &st), 0);
+    assert_true(st.from_eh_frame);
+    assert_int_equal(st.fdes, 6);
+    /* the fixture has no other CFI: refusing .eh_frame leaves none */
+    assert_int_equal(from_hdr_copy(img, size, hdr_entry_inside_fde, &st), -ENODATA);
+    assert_int_equal(from_hdr_copy(img, size, second_eh_frame, &st), -ENODATA);
+    assert_int_equal(from_hdr_copy(img, size, hdr_table_pcrel, &st), -ENODATA);
+    free(img);
 }
 
 static void test_row_cap(void **state)
@@ -962,6 +1074,7 @@ int main(void)
         cmocka_unit_test(test_garbage_stacks),
         cmocka_unit_test(test_truncated_eh_frame),
         cmocka_unit_test(test_corrupt_eh_frame),
+        cmocka_unit_test(test_eh_frame_hdr),
         cmocka_unit_test(test_row_cap),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_rows_merge_share_and_gaps),
