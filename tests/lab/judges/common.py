@@ -98,9 +98,9 @@ def expect_rc(d, sid, rc, want, reasons):
 
 
 def known_failure(r, reasons, msg):
-    """A check that depends on the guest behaving as designed where this lab cannot hold
-    it steady (one emulated CPU shared by dom0 and the guest: the shares of a busy loop and
-    the timing of upcalls move with the host's load).  It fails the scenario only with
+    """A check against how a guest was designed to behave rather than against what it
+    measured itself (Mini-OS's busy thread does not time its functions; hcall's upcall
+    share follows the host's load under emulation).  It fails the scenario only with
     XU_LAB_STRICT=1 (scripts/test under XU_TEST_ALL=1); otherwise it is reported, under
     "known_failures" and in the lab's summary, never hidden."""
     if os.environ.get("XU_LAB_STRICT") == "1":
