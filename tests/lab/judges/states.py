@@ -39,7 +39,12 @@ from .truth import measured_split
 # has about 15,000 at least.
 MIN_SAMPLES = 14000
 MAX_MISSED_PCT = 25.0
-BLOCKED_TOLERANCE_PP = 2.0
+# The [blocked] share is a share of instants, Xen's runstate one of time.  Over 12 runs at
+# 499 Hz (states-hcall-pv and -pvh, 4.17) they differed by -1.43 to +2.70 points, median
+# +0.14, the two widest on PV, while the guest's own time in SCHEDOP_block and Xen's agreed
+# within 0.6 and the CPU-weighted share within 0.2: a scatter of the sampling under
+# emulation, not of the state each sample carries.
+BLOCKED_TOLERANCE_PP = 3.0
 CPU_TOLERANCE_PCT = 2.0
 CPU_SHARE_TOLERANCE_PP = 2.0
 # A busy guest on its own CPU.  The rest is runnable: ticks that came before Xen had the
