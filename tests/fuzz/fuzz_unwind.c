@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fuzz_unwind.c - the x86-64 page walk and the unwinders on a guest whose
- * registers, page tables, CFI and stack come from the input.
+ * fuzz_unwind.c - the page walks (x86-64, arm64) and the unwinders on a guest
+ * whose registers, page tables, CFI and stack come from the input.
  *
- * The simulated guest (tests/helpers) starts with real four-level tables
- * mapping one text page and STACK_PAGES stack pages; the input then
+ * The simulated guest (tests/helpers) starts with real tables mapping one
+ * text page and STACK_PAGES stack pages: x86-64 four-level ones, or with the
+ * header's arm64 bit AArch64 TTBR1 ones of a 4, 16 or 64 KiB granule at
+ * kernel addresses; the input then
  *
  *   header  flags, counts, and the vCPU's registers (fill_regs)
  *   rows    CFI rows for the text page (struct in_row each)
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "sim_arm64.h"
 #include "sim_guest.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
@@ -32,20 +35,24 @@
 #define NR_FRAMES 32
 #define STACK_PAGES 8
 #define STACK_LEN ((uint64_t)STACK_PAGES << 12)
-#define STACK_TOP (SIM_STACK_BASE + STACK_LEN)
 #define MAX_ROWS 16
 #define MAX_PTES 8
 #define MAX_WORDS 16
 #define MAX_DEPTH 64
+/* arm64: kernel addresses through TTBR1, as the lab's arm64 guests have them */
+#define A64_FRAMES 512
+#define A64_TEXT 0xffff800008000000ULL
+#define A64_STACK 0xffff800010000000ULL
 
 /* Everything fixed-size is read little-endian from the input as is. */
 struct in_header {
-    uint8_t flags;              /* bits 0-1 unwinder, 2 PV, 3-5 paging, 6 absolute regs */
+    uint8_t flags;              /* bits 0-1 unwinder, 2 PV, 3-5 paging, 6 absolute regs,
+                                 * 7 arm64 (3-5: granule 4/16/64 KiB, 6-7 MMU off) */
     uint8_t nrows, nptes, nwords;
     uint8_t depth;              /* max depth, 0 = MAX_DEPTH */
     uint8_t env;                /* bit 0 hypercall page, 1 an upcall entry, 2 code bytes */
     uint8_t entry_at, entry_len; /* the upcall entry in the text page, 16-byte units */
-    uint64_t ip, sp, fp, pt_root;
+    uint64_t ip, sp, fp, pt_root;   /* arm64: pt_root is x30 in absolute mode */
 } __attribute__((packed));
 
 struct in_row {
@@ -72,6 +79,16 @@ struct cursor {
     size_t left;
 };
 
+/* Where the guest's text page and stack are, and how to write its memory. */
+struct guest {
+    struct xu_sim *sim;
+    struct sim_guest x86;       /* x86-64: tables and target helpers */
+    struct sim_a64 a64;         /* arm64: the TTBR1 range */
+    bool arm64;
+    uint64_t text, stack;       /* text page, lowest stack address */
+    uint64_t root;              /* x86: CR3; arm64: TTBR1 */
+};
+
 static bool take(struct cursor *c, void *out, size_t len)
 {
     if (c->left < len)
@@ -88,27 +105,44 @@ static bool take(struct cursor *c, void *out, size_t len)
  * page and sp/fp in the stack, where a mutation has a chance to mean
  * something; absolute mode takes the values as they are.
  */
-static void fill_regs(const struct in_header *h, uint64_t root, struct xu_vcpu_regs *regs)
+static void fill_regs(const struct in_header *h, const struct guest *g,
+                      struct xu_vcpu_regs *regs)
 {
     static const enum xu_paging_mode modes[] = {
         XU_PAGING_LONG4, XU_PAGING_LONG4, XU_PAGING_LONG4, XU_PAGING_LONG5,
         XU_PAGING_NONE, XU_PAGING_32, XU_PAGING_PAE, XU_PAGING_LONG4,
     };
+    unsigned int mode = (h->flags >> 3) & 7;
+    uint64_t top = g->stack + STACK_LEN;
 
     memset(regs, 0, sizeof(*regs));
     regs->online = true;
     regs->kernel_mode = true;
-    regs->mmu.paging = modes[(h->flags >> 3) & 7];
+    regs->mmu.paging = modes[mode];
+    if (g->arm64) {
+        regs->mmu.paging = mode < 6 ? XU_PAGING_ARM64 : XU_PAGING_NONE;
+        regs->mmu.ctl = sim_a64_tcr(g->a64.granule_shift, 48, g->a64.granule_shift, 48);
+    }
     if (h->flags & 64) {
         regs->ip = h->ip;
         regs->sp = h->sp;
         regs->fp = h->fp;
-        regs->mmu.root = h->pt_root;
+        if (g->arm64) {
+            regs->lr = h->pt_root;
+            regs->mmu.root_hi = g->root;
+        } else {
+            regs->mmu.root = h->pt_root;
+        }
     } else {
-        regs->ip = SIM_TEXT_BASE + (h->ip & 0xfff);
-        regs->sp = STACK_TOP - (h->sp % STACK_LEN);
-        regs->fp = h->fp & 1 ? h->fp : STACK_TOP - (h->fp % STACK_LEN);
-        regs->mmu.root = h->pt_root & 1 ? (h->pt_root & ~0xfffULL) : root;
+        regs->ip = g->text + (h->ip & 0xfff);
+        regs->sp = top - (h->sp % STACK_LEN);
+        regs->fp = h->fp & 1 ? h->fp : top - (h->fp % STACK_LEN);
+        if (g->arm64) {
+            regs->lr = g->text + (h->pt_root & 0xfff);
+            regs->mmu.root_hi = g->root;
+        } else {
+            regs->mmu.root = h->pt_root & 1 ? (h->pt_root & ~0xfffULL) : g->root;
+        }
     }
 }
 
@@ -126,19 +160,19 @@ static const uint8_t *fuzz_code(const void *ctx, uint64_t addr, size_t len)
 /* What the ELF would tell the unwinders: the text page as code, and as the
  * hypercall page, an upcall entry inside it, the code's bytes, as the
  * header's env bits say. */
-static void fill_env(const struct in_header *h, const struct xu_cfi_table *cfi,
-                     struct xu_unwind_env *env)
+static void fill_env(const struct in_header *h, const struct guest *g,
+                     const struct xu_cfi_table *cfi, struct xu_unwind_env *env)
 {
-    uint64_t at = SIM_TEXT_BASE + 16ULL * (h->entry_at % 256);
+    uint64_t at = g->text + 16ULL * (h->entry_at % 256);
 
     memset(env, 0, sizeof(*env));
     env->cfi = cfi;
-    env->text[0].start = SIM_TEXT_BASE;
-    env->text[0].end = SIM_TEXT_BASE + 4096;
+    env->text[0].start = g->text;
+    env->text[0].end = g->text + 4096;
     env->nr_text = 1;
     if (h->env & 1) {
-        env->hypercall_page.start = SIM_TEXT_BASE;
-        env->hypercall_page.end = SIM_TEXT_BASE + 4096;
+        env->hypercall_page.start = g->text;
+        env->hypercall_page.end = g->text + 4096;
     }
     if (h->env & 2) {
         env->boundary[0].start = at;
@@ -153,7 +187,7 @@ static void fill_env(const struct in_header *h, const struct xu_cfi_table *cfi,
 }
 
 #ifdef HAVE_LIBDW
-static struct xu_cfi_table *make_cfi(struct cursor *c, unsigned int nrows)
+static struct xu_cfi_table *make_cfi(struct cursor *c, unsigned int nrows, uint64_t text)
 {
     struct xu_cfi_row rows[MAX_ROWS];
     struct xu_cfi_table *t = NULL;
@@ -166,7 +200,7 @@ static struct xu_cfi_table *make_cfi(struct cursor *c, unsigned int nrows)
         if (!take(c, &r, sizeof(r)))
             break;
         memset(o, 0, sizeof(*o));
-        o->start = SIM_TEXT_BASE + (r.start & 0xfff);
+        o->start = text + (r.start & 0xfff);
         o->end = o->start + (r.len & 0xfff);
         o->kind = (enum xu_cfi_kind)(r.kind % 3);
         o->cfa_reg = (enum xu_cfi_reg)(r.reg_ra_fp_sp & 1);
@@ -186,7 +220,7 @@ static struct xu_cfi_table *make_cfi(struct cursor *c, unsigned int nrows)
 }
 #endif
 
-static void hostile_tables(struct sim_guest *g, struct cursor *c, unsigned int nptes,
+static void hostile_tables(struct guest *g, struct cursor *c, unsigned int nptes,
                            unsigned int nwords)
 {
     unsigned int i;
@@ -197,8 +231,11 @@ static void hostile_tables(struct sim_guest *g, struct cursor *c, unsigned int n
 
         if (!take(c, &e, sizeof(e)))
             return;
-        va = e.page < STACK_PAGES ? SIM_STACK_BASE + ((uint64_t)e.page << 12) : SIM_TEXT_BASE;
-        xu_sim_set_pte(g->sim, g->root, va, 1 + e.level % 4, e.pte);
+        va = e.page < STACK_PAGES ? g->stack + ((uint64_t)e.page << 12) : g->text;
+        if (g->arm64)
+            sim_a64_set(&g->a64, va, e.level % 4, e.pte);
+        else
+            xu_sim_set_pte(g->sim, g->root, va, 1 + e.level % 4, e.pte);
     }
     for (i = 0; i < nwords; i++) {
         struct in_word w;
@@ -206,10 +243,69 @@ static void hostile_tables(struct sim_guest *g, struct cursor *c, unsigned int n
 
         if (!take(c, &w, sizeof(w)))
             return;
-        frame = xu_sim_frame(g->sim, w.frame % NR_FRAMES);
+        frame = xu_sim_frame(g->sim, w.frame % (g->arm64 ? A64_FRAMES : NR_FRAMES));
         if (frame)
             frame[w.index % 512] = w.value;
     }
+}
+
+/* The guest of the header's kind with its text page and stack mapped, and a
+ * target on it; false when the simulator has no room. */
+static bool guest_init(struct guest *g, const struct in_header *h, struct xu_target *t)
+{
+    static const unsigned int granules[] = { 12, 14, 16 };
+
+    memset(g, 0, sizeof(*g));
+    g->arm64 = h->flags & 128;
+    if (g->arm64) {
+        g->text = A64_TEXT;
+        g->stack = A64_STACK;
+        g->sim = xu_sim_new(XU_GUEST_HVM, A64_FRAMES, 1);
+        if (!g->sim)
+            return false;
+        xu_sim_set_arch(g->sim, &xu_arch_arm64);
+        if (sim_a64_init(&g->a64, g->sim, granules[((h->flags >> 3) & 7) % 3], 48) < 0 ||
+            sim_a64_map_range(&g->a64, g->stack, STACK_LEN) < 0 ||
+            sim_a64_map_range(&g->a64, g->text, 4096) < 0)
+            goto fail;
+        g->root = g->a64.root;
+    } else {
+        g->text = SIM_TEXT_BASE;
+        g->stack = SIM_STACK_BASE;
+        if (sim_guest_init(&g->x86, h->flags & 4 ? XU_GUEST_PV : XU_GUEST_PVH, 1,
+                           NR_FRAMES) < 0)
+            return false;
+        g->sim = g->x86.sim;
+        g->root = g->x86.root;
+        if (xu_sim_map_range(g->sim, g->root, g->stack, STACK_LEN) < 0 ||
+            xu_sim_map_range(g->sim, g->root, g->text, 4096) < 0)
+            goto fail;
+    }
+    if (xu_sim_target_open(g->sim, t, xu_fuzz_log()) < 0)
+        goto fail;
+    return true;
+fail:
+    if (g->arm64)
+        xu_sim_free(g->sim);
+    else
+        sim_guest_fini(&g->x86);
+    return false;
+}
+
+static void guest_fini(struct guest *g)
+{
+    if (g->arm64)
+        xu_sim_free(g->sim);
+    else
+        sim_guest_fini(&g->x86);
+}
+
+static void guest_write(struct guest *g, uint64_t va, const void *buf, size_t len)
+{
+    if (g->arm64)
+        sim_a64_write(&g->a64, va, buf, len);
+    else
+        xu_sim_write(g->sim, g->root, va, buf, len);
 }
 
 static void probe(struct xu_mem *m, uint64_t va)
@@ -227,7 +323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct cursor c = { data, size }, tables;
     struct in_header h;
-    struct sim_guest g;
+    struct guest g;
     struct xu_target t;
     struct xu_mem *m = NULL;
     struct xu_vcpu_regs regs;
@@ -240,16 +336,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (!take(&c, &h, sizeof(h)))
         return 0;
-    if (sim_guest_init(&g, h.flags & 4 ? XU_GUEST_PV : XU_GUEST_PVH, 1, NR_FRAMES) < 0)
+    if (!guest_init(&g, &h, &t))
         return 0;
-    if (xu_sim_map_range(g.sim, g.root, SIM_STACK_BASE, STACK_LEN) < 0 ||
-        xu_sim_map_range(g.sim, g.root, SIM_TEXT_BASE, 4096) < 0 ||
-        xu_sim_target_open(g.sim, &t, xu_fuzz_log()) < 0) {
-        sim_guest_fini(&g);
-        return 0;
-    }
 #ifdef HAVE_LIBDW
-    cfi = make_cfi(&c, h.nrows % (MAX_ROWS + 1));
+    cfi = make_cfi(&c, h.nrows % (MAX_ROWS + 1), g.text);
     if ((h.flags & 3) == 1 && cfi)
         ops = &xu_unwind_cfi_ops;
     else if ((h.flags & 3) >= 2)
@@ -264,10 +354,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.left -= skip;
     stack_len = c.left < STACK_LEN ? c.left : STACK_LEN;
     if (stack_len)
-        xu_sim_write(g.sim, g.root, STACK_TOP - stack_len, c.p, stack_len);
+        guest_write(&g, g.stack + STACK_LEN - stack_len, c.p, stack_len);
     hostile_tables(&g, &tables, h.nptes % (MAX_PTES + 1), h.nwords % (MAX_WORDS + 1));
-    fill_regs(&h, g.root, &regs);
-    fill_env(&h, cfi, &env);
+    fill_regs(&h, &g, &regs);
+    fill_env(&h, &g, cfi, &env);
 
     m = xu_mem_new(&t, NULL);
     if (m) {
@@ -286,6 +376,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     xu_cfi_free(cfi);
 #endif
     xu_target_close(&t);
-    sim_guest_fini(&g);
+    guest_fini(&g);
     return 0;
 }
