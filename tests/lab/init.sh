@@ -87,6 +87,8 @@ NR_CPUS=$(awk '$1 == "nr_cpus" { print $3 }' /out/xl-info.txt)
 GUEST_CPUS=
 [ "${NR_CPUS:-1}" -gt 1 ] && GUEST_CPUS="1-$((NR_CPUS - 1))"
 mark CPUS "${NR_CPUS:-1}" "guests=${GUEST_CPUS:-shared}"
+# which xen-uniprof dom0 runs: a `make install` (/usr/local) or the package (/usr/sbin)
+command -v xen-uniprof > /out/xen-uniprof-path.txt 2>&1
 command -v xen-uniprof >/dev/null && xen-uniprof --version > /out/xen-uniprof-version.txt 2>&1
 command -v xen-uniprof >/dev/null && xen-uniprof --help > /out/xen-uniprof-help.txt 2>&1
 

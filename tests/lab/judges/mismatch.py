@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""A build for another Xen than the one running: scenarios/mismatch.sh.
+"""A build for another Xen than the one running: scenarios/mismatch.sh (a copied binary)
+and scenarios/mismatch-deb.sh (the Debian package, through /usr/sbin/xen-uniprof).
 
 It must refuse in one line that names the running Xen (XENVER_version) and the Xen it was
 built for and says what to do, exit 7, and leave the guest as it was.
@@ -42,4 +43,4 @@ def judge(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"mismatch-pv", judge)]
+JUDGES = [(r"mismatch-pv", judge), (r"mismatch-deb-pv", judge)]
