@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -108,6 +109,15 @@ static int exit_for(enum xu_record_result r)
     return XU_EXIT_FAILURE;
 }
 
+/* XEN_UNIPROF_NO_BATCH (the man page's ENVIRONMENT): separate calls for
+ * the pause and each vCPU, for comparisons with the one-call ticks. */
+static bool no_batch_requested(void)
+{
+    const char *v = getenv("XEN_UNIPROF_NO_BATCH");
+
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 int xu_record(const struct xu_options *o)
 {
     struct xu_log log;
@@ -128,6 +138,7 @@ int xu_record(const struct xu_options *o)
         .format = o->format,
         .elf = o->elf,
         .stats = o->stats,
+        .no_batch = no_batch_requested(),
         .render = o->render,
     };
     struct xu_record_env env = {

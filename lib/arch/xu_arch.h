@@ -144,6 +144,17 @@ struct xu_arch_ops {
     uint64_t (*code_address)(const struct xu_vcpu_regs *regs, uint64_t ra);
 };
 
+/* One read of struct xu_xen_regs_io, named so that it can be made ahead. */
+enum xu_xen_read_kind {
+    XU_XEN_READ_VCPU_CONTEXT = 0,   /* vcpu_context(vcpu) */
+    XU_XEN_READ_HVM_RECORD,         /* hvm_record(type, instance) */
+};
+struct xu_xen_read {
+    enum xu_xen_read_kind kind;
+    unsigned int vcpu;              /* VCPU_CONTEXT */
+    uint16_t type, instance;        /* HVM_RECORD */
+};
+
 /* The native architecture's view of Xen's vCPU structures (arch/<arch>/xen.c). */
 struct xu_arch_xen {
     /* Bytes each buffer of struct xu_xen_regs_io must hold. */
@@ -152,6 +163,11 @@ struct xu_arch_xen {
      * offline vCPU gives 0 with out->online false. */
     int (*vcpu_regs)(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
                      unsigned int vcpu, struct xu_vcpu_regs *out);
+    /* The read vcpu_regs() makes first for that vCPU of such a guest (for
+     * most vCPUs the only one), so that a backend can make it ahead, in
+     * the same call as the pause, and answer vcpu_regs() from it. */
+    void (*first_read)(const struct xu_domain_info *info, unsigned int vcpu,
+                       struct xu_xen_read *out);
 };
 
 extern const struct xu_arch_ops xu_arch_x86_64;

@@ -279,6 +279,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (created_paused)
         xu_pause_adopt(pause);      /* the creation pause is ours to undo */
+    xu_pause_set_batching(pause, !job->no_batch);
 
     rc = xu_target_open(&target, backend, entry.domid, log);
     if (rc < 0) {

@@ -65,6 +65,7 @@ struct xu_record_config {
     const char *format;         /* NULL: from the output's extension, else svg */
     const char *elf;            /* NULL: found from the domain's kernel */
     const char *stats;          /* NULL, or where the run's statistics go (JSON) */
+    bool no_batch;              /* pause and read each vCPU in separate calls (comparisons) */
     struct xu_output_options render;
 };
 

@@ -193,16 +193,39 @@ static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *buf
 }
 
 /*
+ * The pause and every vCPU's registers: in one call where the backend can
+ * (xu_pause_take_regs: the paused window then holds one round trip to Xen
+ * before the walks instead of one per vCPU), else one read per vCPU.
+ * 0 with regs[] and rcs[] set, or the pause's error.
+ */
+static int pause_and_read(struct xu_target *t, struct xu_pause *pause, unsigned int nr_vcpus,
+                          struct xu_vcpu_regs *regs, int *rcs, struct xu_sampler_stats *st)
+{
+    unsigned int v;
+    int rc = xu_pause_take_regs(pause, nr_vcpus, regs, rcs);
+
+    if (rc < 0)
+        return rc;
+    if (rc == 0) {
+        st->batched_ticks++;
+        return 0;
+    }
+    for (v = 0; v < nr_vcpus; v++)
+        rcs[v] = xu_target_vcpu_regs(t, v, &regs[v]);
+    return 0;
+}
+
+/*
  * One tick: states (read_states), pause, capture every online vCPU, unpause.  Returns 0, or the
  * error of pause/unpause.  Per-vCPU failures are counted, not fatal.
  */
 static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
                 const struct xu_sampler_config *cfg, const struct xu_clock *clock,
                 const struct xu_unwinder_ops *uw, struct vcpu_buf *bufs, unsigned int nr_vcpus,
+                struct xu_vcpu_regs *regs, int *rcs,
                 struct xu_sampler_stats *st, uint64_t *paused_ns)
 {
-    struct xu_vcpu_regs regs;
-    uint64_t t0, t1;
+    uint64_t t0, t1, calls = t->hypercalls;
     unsigned int v;
     int rc;
 
@@ -211,27 +234,30 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
 
     read_states(t, bufs, nr_vcpus);
     t0 = now_ns(clock);
-    rc = xu_pause_take(pause);
+    rc = pause_and_read(t, pause, nr_vcpus, regs, rcs, st);
     if (rc < 0)
         return rc;
 
     xu_mem_begin(m);
     for (v = 0; v < nr_vcpus; v++) {
-        if (xu_target_vcpu_regs(t, v, &regs) < 0) {
+        struct vcpu_buf *b = &bufs[v];
+
+        if (rcs[v] < 0) {
             st->regs_failures++;
             continue;
         }
-        if (!regs.online)
+        if (!regs[v].online)
             continue;
-        xu_mem_set_context(m, &regs);
-        uw->walk(cfg->unwinder_ctx, m, &regs, bufs[v].pcs, cfg->max_depth, &bufs[v].res);
-        bufs[v].have = bufs[v].res.depth > 0;
+        xu_mem_set_context(m, &regs[v]);
+        uw->walk(cfg->unwinder_ctx, m, &regs[v], b->pcs, cfg->max_depth, &b->res);
+        b->have = b->res.depth > 0;
     }
 
     /* Whatever failed above, the guest runs again before the tick ends. */
     rc = xu_pause_release(pause);
     t1 = now_ns(clock);
     *paused_ns = t1 - t0;
+    st->hypercalls += t->hypercalls - calls;
     return rc;
 }
 
@@ -273,6 +299,8 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
 {
     const struct xu_unwinder_ops *uw = cfg->unwinder ? cfg->unwinder : &xu_unwind_fp_ops;
     struct vcpu_buf *bufs = NULL;
+    struct xu_vcpu_regs *regs = NULL;   /* a tick's registers, per vCPU */
+    int *rcs = NULL;                    /* and each read's result */
     uint64_t *pc_pool = NULL;
     struct xu_domain_info info;
     unsigned int nr_vcpus = 0, v, depth = cfg->max_depth;
@@ -311,8 +339,10 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     st->vcpus = nr_vcpus;
 
     bufs = calloc(nr_vcpus, sizeof(*bufs));
+    regs = calloc(nr_vcpus, sizeof(*regs));
+    rcs = calloc(nr_vcpus, sizeof(*rcs));
     pc_pool = malloc((size_t)nr_vcpus * depth * sizeof(*pc_pool));
-    if (!bufs || !pc_pool) {
+    if (!bufs || !regs || !rcs || !pc_pool) {
         rc = -ENOMEM;
         goto out;
     }
@@ -357,7 +387,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             break;
         }
 
-        rc = tick(t, m, pause, cfg, clock, uw, bufs, nr_vcpus, st, &paused_ns);
+        rc = tick(t, m, pause, cfg, clock, uw, bufs, nr_vcpus, regs, rcs, st, &paused_ns);
         if (rc < 0) {
             enum xu_stop_reason why;
 
@@ -451,6 +481,8 @@ out:
     }
     xu_pause_free(own_pause);
     free(bufs);
+    free(regs);
+    free(rcs);
     free(pc_pool);
     return rc;
 }

@@ -102,6 +102,9 @@ struct xu_sampler_stats {
     uint64_t samples;               /* vCPU stacks recorded */
     uint64_t missed_deadlines;
     uint64_t regs_failures;         /* vCPU register reads that failed */
+    uint64_t hypercalls;            /* calls into Xen made by the ticks (states, pause,
+                                     * registers, unpause; a multicall counts one) */
+    uint64_t batched_ticks;         /* ticks that paused and read in one call */
     uint64_t intern_failures;       /* stacks lost to memory exhaustion */
     struct xu_hist paused_ns;       /* per tick: pause start to unpause end */
     double elapsed_s;               /* first tick to last */

@@ -20,6 +20,7 @@ struct xu_pause {
     struct xu_log *log;
     unsigned int held;          /* references counted by this handle */
     bool stuck;
+    bool batching;              /* pause and read registers in one call where possible */
 };
 
 static void publish(volatile uint32_t *state, uint32_t v)
@@ -69,6 +70,7 @@ int xu_pause_new(struct xu_pause **out, struct xu_target *t, volatile uint32_t *
     p->t = t;
     p->state = state;
     p->log = log ? log : t->log;
+    p->batching = true;
     publish(state, XU_PAUSE_RUNNING);
     *out = p;
     return 0;
@@ -104,6 +106,37 @@ int xu_pause_take(struct xu_pause *p)
     p->held = 1;
     publish(p->state, XU_PAUSE_PAUSED);
     return 0;
+}
+
+int xu_pause_take_regs(struct xu_pause *p, unsigned int n, struct xu_vcpu_regs *regs,
+                       int *rcs)
+{
+    int rc;
+
+    if (p->held || !p->batching || !p->t->ops->pause_regs || n == 0)
+        goto one_by_one;
+    publish(p->state, XU_PAUSE_PAUSING);
+    rc = p->t->ops->pause_regs(p->t, n, regs, rcs);
+    if (rc == -EOPNOTSUPP) {
+        publish(p->state, XU_PAUSE_RUNNING);
+        goto one_by_one;
+    }
+    if (rc < 0) {
+        publish(p->state, XU_PAUSE_RUNNING);
+        return rc;
+    }
+    p->held = 1;
+    publish(p->state, XU_PAUSE_PAUSED);
+    return 0;
+
+one_by_one:
+    rc = xu_pause_take(p);
+    return rc < 0 ? rc : 1;
+}
+
+void xu_pause_set_batching(struct xu_pause *p, bool on)
+{
+    p->batching = on;
 }
 
 int xu_pause_release(struct xu_pause *p)

@@ -85,6 +85,19 @@ void xu_pause_free(struct xu_pause *p);
 /* Take a reference: 0, or the backend's -errno (nothing held then). */
 int xu_pause_take(struct xu_pause *p);
 /*
+ * Take a reference and, where the backend can do both in one call (its
+ * pause_regs), read the registers of vCPUs 0..n-1 with it: 0 when regs[]
+ * and rcs[] hold what vcpu_regs() would give for each; 1 when the domain
+ * is paused but nothing was read (no such call, batching off, or a
+ * reference already held: the caller reads); the backend's -errno when
+ * nothing is held.  The same state word and policy as xu_pause_take().
+ */
+int xu_pause_take_regs(struct xu_pause *p, unsigned int n, struct xu_vcpu_regs *regs,
+                       int *rcs);
+/* Never pause and read in one call (the comparison with one call per vCPU
+ * that bench/lab-bench makes); the default is to batch where possible. */
+void xu_pause_set_batching(struct xu_pause *p, bool on);
+/*
  * Give one reference back: 0 (also when the domain is gone), -EINVAL when
  * none is held and -EBUSY once stuck (nothing is called then), or the last
  * -errno after the retries (logged once, handle stuck, state word left

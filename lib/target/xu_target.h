@@ -121,6 +121,18 @@ struct xu_target_ops {
      * error: it returns 0 with out->online == false. */
     int (*vcpu_regs)(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out);
 
+    /*
+     * Optional (NULL: pause(), then vcpu_regs() of each vCPU).  pause()
+     * and the registers of vCPUs 0..n-1 in as few hypercalls as the
+     * backend can make, so that the paused window holds one round trip to
+     * Xen instead of one per vCPU.  Returns what pause() would: on failure
+     * nothing is paused and nothing was read.  On success regs[v] and
+     * rcs[v] are what vcpu_regs(v) would have given.  -EOPNOTSUPP: nothing
+     * was done, for this n or for good (the caller pauses and reads one by
+     * one).  Called by target/pause.c alone, as pause() is.
+     */
+    int (*pause_regs)(struct xu_target *t, unsigned int n, struct xu_vcpu_regs *regs, int *rcs);
+
     /* Optional (NULL: every sample's state is unknown, its CPU time 0).
      * The state and CPU time of one vCPU of a running or paused domain;
      * one hypercall, no allocation. */
@@ -146,6 +158,9 @@ struct xu_target {
     void *priv;
     struct xu_log *log;
     uint32_t domid;
+    /* Calls into the hypervisor so far (one per privcmd call, a multicall
+     * counting one), kept by Xen's backends for --stats. */
+    uint64_t hypercalls;
 };
 
 /*

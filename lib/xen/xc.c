@@ -207,6 +207,7 @@ static int xcb_pause(struct xu_target *t)
 {
     struct xc_priv *p = t->priv;
 
+    t->hypercalls++;
     if (xc_domain_pause(p->xch, t->domid) < 0)
         return failed(t, "XEN_DOMCTL_pausedomain");
     p->pauses++;
@@ -217,6 +218,7 @@ static int xcb_unpause(struct xu_target *t)
 {
     struct xc_priv *p = t->priv;
 
+    t->hypercalls++;
     if (xc_domain_unpause(p->xch, t->domid) < 0)
         return failed(t, "XEN_DOMCTL_unpausedomain");
     if (p->pauses > 0)
@@ -230,6 +232,7 @@ static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
     struct xu_target *t = ctx;
     struct xc_priv *p = t->priv;
 
+    t->hypercalls++;
     if (xc_vcpu_getcontext(p->xch, t->domid, vcpu, p->ctx) < 0)
         return errno == ENODATA ? -ENODATA : failed(t, "XEN_DOMCTL_getvcpucontext");
     *buf = p->ctx;
@@ -241,6 +244,7 @@ static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void
     struct xu_target *t = ctx;
     struct xc_priv *p = t->priv;
 
+    t->hypercalls++;
     if (xc_domain_hvm_getcontext_partial(p->xch, t->domid, type, instance, p->rec,
                                          xu_arch_xen_native.hvm_record_size) < 0)
         /* newer hypervisors say ENODATA for a vCPU without state, older ENOENT */
@@ -257,6 +261,7 @@ static int io_vcpu_online(void *ctx, unsigned int vcpu, bool *online)
     xc_vcpuinfo_t vi;
 
     memset(&vi, 0, sizeof(vi));
+    t->hypercalls++;
     if (xc_vcpu_getinfo(p->xch, t->domid, vcpu, &vi) < 0)
         return failed(t, "XEN_DOMCTL_getvcpuinfo");
     *online = vi.online != 0;
@@ -272,6 +277,7 @@ static int xcb_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_vcpu
     memset(&vi, 0, sizeof(vi));
     /* asked every tick: a domain going away says so at the pause that
      * follows, with one message, not one per vCPU here */
+    t->hypercalls++;
     if (xc_vcpu_getinfo(p->xch, t->domid, vcpu, &vi) < 0) {
         int err = errno > 0 ? errno : EIO;
 

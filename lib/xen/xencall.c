@@ -18,33 +18,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "arch/xu_arch.h"
-#include "backend.h"
-#include "maps.h"
+#include "xencall_priv.h"
 
 #include <xen/version.h>
-#include <xencall.h>
-#include <xenforeignmemory.h>
 
-struct stable_priv {
-    struct xu_xtl_logger logger;
-    xencall_handle *xcall;
-    xenforeignmemory_handle *fmem;
-    struct xen_domctl *domctl;  /* hypercall buffer */
-    void *buf;                  /* hypercall buffer: vCPU context or HVM record */
-    size_t buf_size;
-    struct xu_xen_maps maps;
-    enum xu_guest_type type;
-    unsigned int width;         /* PV guest width in bytes */
-    struct xu_domain_info regs_info;    /* type and width, as vCPU reads need them */
-    unsigned int pauses;        /* our pauses not yet undone */
-};
-
-/* Issue the domctl prepared in p->domctl; 0 or a positive errno. */
-static int domctl(struct stable_priv *p, uint32_t cmd, uint32_t domid)
+int xu_stable_domctl(struct stable_priv *p, uint32_t cmd, uint32_t domid)
 {
     int r;
 
+    (*p->hypercalls)++;
     p->domctl->cmd = cmd;
     p->domctl->interface_version = XEN_DOMCTL_INTERFACE_VERSION;
     p->domctl->domain = (domid_t)domid;
@@ -60,7 +42,7 @@ static int get_domaininfo(struct xu_target *t, struct stable_priv *p)
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
-    err = domctl(p, XEN_DOMCTL_getdomaininfo, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_getdomaininfo, t->domid);
     /* Before Xen 4.18 the hypervisor answers with the next domain when
      * domid does not exist. */
     if (!err && p->domctl->u.getdomaininfo.domain != t->domid)
@@ -80,7 +62,7 @@ static int get_pv_width(struct xu_target *t, struct stable_priv *p)
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
-    err = domctl(p, XEN_DOMCTL_get_address_size, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_get_address_size, t->domid);
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_get_address_size", t->domid, err);
     switch (p->domctl->u.address_size.size) {
@@ -101,6 +83,7 @@ static void stable_close(struct xu_target *t);
 static int stable_open(struct xu_target *t, uint32_t domid)
 {
     struct stable_priv *p;
+    unsigned int nr_vcpus;
     int rc;
 
     rc = xu_xen_check_domid(t->log, domid);
@@ -110,6 +93,7 @@ static int stable_open(struct xu_target *t, uint32_t domid)
     if (!p)
         return -ENOMEM;
     t->priv = p;
+    p->hypercalls = &t->hypercalls;
     xu_xtl_logger_init(&p->logger, t->log);
 
     p->xcall = xencall_open(&p->logger.xtl, 0);
@@ -137,12 +121,15 @@ static int stable_open(struct xu_target *t, uint32_t domid)
     if (rc)
         goto out;
     p->type = xu_xen_guest_type(&p->domctl->u.getdomaininfo);
+    nr_vcpus = p->domctl->u.getdomaininfo.max_vcpu_id + 1;
     p->width = 8u;
     if (p->type == XU_GUEST_PV)
         rc = get_pv_width(t, p);
     p->regs_info.type = p->type;
     p->regs_info.guest_width = p->width;
     t->arch = xu_arch_native();
+    if (!rc)
+        xu_stable_batch_init(t, nr_vcpus);
 
 out:
     if (rc)
@@ -164,12 +151,13 @@ static void stable_close(struct xu_target *t)
     /* Never leave the guest stopped because the caller lost track. */
     while (p->pauses > 0) {
         memset(p->domctl, 0, sizeof(*p->domctl));
-        if (domctl(p, XEN_DOMCTL_unpausedomain, t->domid) != 0)
+        if (xu_stable_domctl(p, XEN_DOMCTL_unpausedomain, t->domid) != 0)
             break;
         p->pauses--;
     }
     if (p->fmem)
         xu_xen_maps_release(&p->maps, unmap_one, p->fmem);
+    xu_stable_batch_free(p);
     if (p->buf)
         xencall_free_buffer(p->xcall, p->buf);
     if (p->domctl)
@@ -202,7 +190,7 @@ static int stable_pause(struct xu_target *t)
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
-    err = domctl(p, XEN_DOMCTL_pausedomain, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_pausedomain, t->domid);
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_pausedomain", t->domid, err);
     p->pauses++;
@@ -215,7 +203,7 @@ static int stable_unpause(struct xu_target *t)
     int err;
 
     memset(p->domctl, 0, sizeof(*p->domctl));
-    err = domctl(p, XEN_DOMCTL_unpausedomain, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_unpausedomain, t->domid);
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_unpausedomain", t->domid, err);
     if (p->pauses > 0)
@@ -230,7 +218,7 @@ static int vcpu_online(struct xu_target *t, struct stable_priv *p, unsigned int 
 
     memset(p->domctl, 0, sizeof(*p->domctl));
     p->domctl->u.getvcpuinfo.vcpu = vcpu;
-    err = domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getvcpuinfo", t->domid, err);
     *online = p->domctl->u.getvcpuinfo.online != 0;
@@ -245,7 +233,7 @@ static int stable_vcpu_state(struct xu_target *t, unsigned int vcpu, struct xu_v
 
     memset(p->domctl, 0, sizeof(*p->domctl));
     p->domctl->u.getvcpuinfo.vcpu = vcpu;
-    err = domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_getvcpuinfo, t->domid);
     /* asked every tick: a domain going away says so at the pause that
      * follows, with one message, not one per vCPU here */
     if (err) {
@@ -264,17 +252,21 @@ static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
 {
     struct xu_target *t = ctx;
     struct stable_priv *p = t->priv;
-    int err;
+    const struct xu_xen_read ahead = { .kind = XU_XEN_READ_VCPU_CONTEXT, .vcpu = vcpu };
+    int err = xu_stable_batch_answer(p, &ahead, buf);
 
+    if (err != -ENOENT)
+        goto answered;
     memset(p->domctl, 0, sizeof(*p->domctl));
     p->domctl->u.vcpucontext.vcpu = vcpu;
     set_xen_guest_handle(p->domctl->u.vcpucontext.ctxt, (vcpu_guest_context_t *)p->buf);
-    err = domctl(p, XEN_DOMCTL_getvcpucontext, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_getvcpucontext, t->domid);
+    *buf = p->buf;
+answered:
     if (err == ENODATA)
         return -ENODATA;
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_getvcpucontext", t->domid, err);
-    *buf = p->buf;
     return 0;
 }
 
@@ -282,8 +274,13 @@ static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void
 {
     struct xu_target *t = ctx;
     struct stable_priv *p = t->priv;
-    int err;
+    const struct xu_xen_read ahead = {
+        .kind = XU_XEN_READ_HVM_RECORD, .type = type, .instance = instance,
+    };
+    int err = xu_stable_batch_answer(p, &ahead, buf);
 
+    if (err != -ENOENT)
+        goto answered;
     memset(p->domctl, 0, sizeof(*p->domctl));
     p->domctl->u.hvmcontext_partial.type = type;
     p->domctl->u.hvmcontext_partial.instance = instance;
@@ -291,13 +288,14 @@ static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void
     p->domctl->u.hvmcontext_partial.bufsz = p->buf_size;
 #endif
     set_xen_guest_handle(p->domctl->u.hvmcontext_partial.buffer, (uint8_t *)p->buf);
-    err = domctl(p, XEN_DOMCTL_gethvmcontext_partial, t->domid);
+    err = xu_stable_domctl(p, XEN_DOMCTL_gethvmcontext_partial, t->domid);
+    *buf = p->buf;
+answered:
     /* newer hypervisors say ENODATA for a vCPU without state, older ENOENT */
     if (err == ENODATA || err == ENOENT)
         return -ENODATA;
     if (err)
         return xu_xen_domctl_failed(t->log, "XEN_DOMCTL_gethvmcontext_partial", t->domid, err);
-    *buf = p->buf;
     return 0;
 }
 
@@ -314,7 +312,7 @@ static const struct xu_xen_domctls domctls = {
     .vcpu_online = io_vcpu_online,
 };
 
-static int stable_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
+int xu_stable_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out)
 {
     struct stable_priv *p = t->priv;
 
@@ -364,7 +362,8 @@ const struct xu_target_ops xu_target_xencall_ops = {
     .info = stable_info,
     .pause = stable_pause,
     .unpause = stable_unpause,
-    .vcpu_regs = stable_vcpu_regs,
+    .vcpu_regs = xu_stable_vcpu_regs,
+    .pause_regs = xu_stable_pause_regs,
     .vcpu_state = stable_vcpu_state,
     .map_frame = stable_map_frame,
     .unmap_frame = stable_unmap_frame,

@@ -47,6 +47,12 @@ struct fake_xen {
     enum fake_vcpu_state vcpu[FAKE_NR_VCPUS];
     uint32_t fail_cmd;              /* this domctl fails with fail_errno */
     int fail_errno;
+    /* __HYPERVISOR_multicall (the xencall backend's one-call ticks): */
+    int multicall_errno;            /* refused as a whole, nothing run */
+    unsigned int multicall_cut;     /* > 0: stops with EFAULT after this many entries */
+    unsigned int multicalls;        /* multicalls issued */
+    int in_multicall;               /* a multicall's entries run: Xen runs them all,
+                                     * reads after a pause that failed too */
     int pause_count;                /* the controller pause count */
     int handles_live;               /* library handles open */
     int maps_live;                  /* frames mapped */

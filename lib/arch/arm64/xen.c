@@ -31,8 +31,18 @@ static int arm64_xen_vcpu_regs(const struct xu_xen_regs_io *io,
     return 0;
 }
 
+static void arm64_xen_first_read(const struct xu_domain_info *info, unsigned int vcpu,
+                                 struct xu_xen_read *out)
+{
+    (void)info;
+    memset(out, 0, sizeof(*out));
+    out->kind = XU_XEN_READ_VCPU_CONTEXT;
+    out->vcpu = vcpu;
+}
+
 const struct xu_arch_xen xu_arch_xen_native = {
     .vcpu_context_size = sizeof(vcpu_guest_context_arm64_t),
     .hvm_record_size = 0,
     .vcpu_regs = arm64_xen_vcpu_regs,
+    .first_read = arm64_xen_first_read,
 };

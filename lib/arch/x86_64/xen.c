@@ -63,8 +63,23 @@ static int x86_xen_vcpu_regs(const struct xu_xen_regs_io *io, const struct xu_do
     return hvm_regs(io, vcpu, out);
 }
 
+static void x86_xen_first_read(const struct xu_domain_info *info, unsigned int vcpu,
+                               struct xu_xen_read *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (info->type == XU_GUEST_PV) {
+        out->kind = XU_XEN_READ_VCPU_CONTEXT;
+        out->vcpu = vcpu;
+        return;
+    }
+    out->kind = XU_XEN_READ_HVM_RECORD;
+    out->type = HVM_SAVE_CODE(CPU);
+    out->instance = (uint16_t)vcpu;
+}
+
 const struct xu_arch_xen xu_arch_xen_native = {
     .vcpu_context_size = XU_X86_PV_CONTEXT_SIZE,
     .hvm_record_size = sizeof(struct hvm_hw_cpu),
     .vcpu_regs = x86_xen_vcpu_regs,
+    .first_read = x86_xen_first_read,
 };

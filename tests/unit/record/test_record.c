@@ -406,6 +406,10 @@ static void test_record_by_name(void **state)
              "  \"samples\": 10,\n"
              "  \"missed_deadlines\": 0,\n"
              "  \"regs_failures\": 0,\n"
+             /* the simulated guest is no hypervisor: no calls counted */
+             "  \"hypercalls\": 0,\n"
+             "  \"hypercalls_per_tick\": 0.00,\n"
+             "  \"batched_ticks\": 0,\n"
              "  \"distinct_stacks\": 3,\n"
              "  \"dropped_samples\": 0,\n"
              "  \"walks\": {\"complete\": 10, \"bad frame\": 0, \"unmapped\": 0, "

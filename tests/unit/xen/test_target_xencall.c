@@ -145,12 +145,45 @@ int __wrap_xencall1(xencall_handle *xcall, unsigned int op, uint64_t arg1)
     return rc;
 }
 
-/* Only XENVER_version goes through xencall2: it needs no buffer. */
+/* A multicall of domctls, each run as __wrap_xencall1 runs one, its result
+ * stored in its entry as Xen stores it (a negative errno, as an unsigned
+ * word).  fake_xen.multicall_errno refuses it whole; multicall_cut stops it
+ * after that many entries, with EFAULT, as a fault on the list would. */
+static int multicall(multicall_entry_t *calls, uint64_t n)
+{
+    uint64_t i;
+
+    fake_xen.multicalls++;
+    assert_hypercall_buffer(calls, n * sizeof(*calls));
+    if (fake_xen.multicall_errno) {
+        errno = fake_xen.multicall_errno;
+        return -1;
+    }
+    fake_xen.in_multicall = 1;
+    for (i = 0; i < n; i++) {
+        int rc;
+
+        if (fake_xen.multicall_cut && i == fake_xen.multicall_cut) {
+            fake_xen.in_multicall = 0;
+            errno = EFAULT;
+            return -1;
+        }
+        assert_int_equal(calls[i].op, __HYPERVISOR_domctl);
+        rc = __wrap_xencall1(fake_xcall, __HYPERVISOR_domctl, calls[i].args[0]);
+        calls[i].result = (xen_ulong_t)(long)(rc < 0 ? -errno : rc);
+    }
+    fake_xen.in_multicall = 0;
+    return 0;
+}
+
+/* XENVER_version (no buffer) and the multicall go through xencall2. */
 int __wrap_xencall2(xencall_handle *xcall, unsigned int op, uint64_t arg1, uint64_t arg2)
 {
     long v;
 
     assert_ptr_equal(xcall, fake_xcall);
+    if (op == __HYPERVISOR_multicall)
+        return multicall((multicall_entry_t *)(uintptr_t)arg1, arg2);
     assert_int_equal(op, __HYPERVISOR_xen_version);
     assert_int_equal(arg1, XENVER_version);
     assert_int_equal(arg2, 0);
@@ -248,10 +281,230 @@ static void test_paused_window_does_not_allocate(void **state)
     contract_assert_released();
 }
 
+/* What one vCPU read gives, as a comparable value. */
+struct read {
+    int rc;
+    struct xu_vcpu_regs regs;
+};
+
+/* Each vCPU read one by one from the paused domain: the reference a
+ * batched read must equal. */
+static void read_one_by_one(struct xu_target *t, struct read *out)
+{
+    for (unsigned int v = 0; v < FAKE_NR_VCPUS; v++) {
+        memset(&out[v].regs, 0, sizeof(out[v].regs));
+        out[v].rc = xu_target_vcpu_regs(t, v, &out[v].regs);
+    }
+}
+
+static void assert_reads_equal(const struct xu_vcpu_regs *regs, const int *rcs,
+                               const struct read *ref)
+{
+    for (unsigned int v = 0; v < FAKE_NR_VCPUS; v++) {
+        assert_int_equal(rcs[v], ref[v].rc);
+        if (rcs[v] == 0)
+            assert_memory_equal(&regs[v], &ref[v].regs, sizeof(regs[v]));
+    }
+}
+
+/* One multicall pauses and reads every vCPU, PV and HVM alike, giving what
+ * one read per vCPU gives; it counts as one hypercall, allocates nothing,
+ * and the domain is paused once, by one reference. */
+static void test_pause_regs_in_one_multicall(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    struct read ref[FAKE_NR_VCPUS];
+    volatile uint32_t word = 0;
+    struct xu_target t;
+    struct xu_pause *p;
+
+    for (int i = 0; i < 2; i++) {
+        fake_xen.flags = i ? XEN_DOMINF_hvm_guest : 0;
+        fake_xen.multicalls = 0;
+        assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+        assert_int_equal(xu_pause_new(&p, &t, &word, &fake_xen_log), 0);
+        int a = fake_xen.allocs, b = bufs.allocs;
+        for (int s = 0; s < 50; s++) {
+            uint64_t calls = t.hypercalls;
+
+            memset(regs, 0xa5, sizeof(regs));
+            assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
+            /* HVM: the two vCPUs that are not up have no CPU record, and
+             * the architecture then asks whether each is online: a call
+             * each, after the multicall */
+            assert_int_equal(t.hypercalls - calls, i ? 3 : 1);
+            assert_int_equal(fake_xen.pause_count, 1);
+            assert_int_equal(word, XU_PAUSE_PAUSED);
+            assert_int_equal(fake_xen.allocs, a);
+            read_one_by_one(&t, ref);
+            assert_reads_equal(regs, rcs, ref);
+            assert_true(regs[0].online && regs[3].online);
+            assert_false(regs[1].online);
+            assert_int_equal(xu_pause_release(p), 0);
+            assert_int_equal(fake_xen.pause_count, 0);
+            assert_int_equal(word, XU_PAUSE_RUNNING);
+        }
+        assert_int_equal(fake_xen.multicalls, 50);
+        assert_int_equal(fake_xen.allocs, a);
+        assert_int_equal(bufs.allocs, b);
+        xu_pause_free(p);
+        xu_target_close(&t);
+    }
+    contract_assert_released();
+}
+
+/* A hypervisor that refuses the multicall: nothing ran, so the ordinary
+ * pause is taken and the caller reads (1), and it is not asked again. */
+static void test_pause_regs_refused_falls_back(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    struct xu_target t;
+    struct xu_pause *p;
+
+    fake_xen.multicall_errno = ENOSYS;
+    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    for (int s = 0; s < 3; s++) {
+        assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+        assert_int_equal(fake_xen.pause_count, 1);
+        assert_int_equal(xu_pause_release(p), 0);
+        assert_int_equal(fake_xen.pause_count, 0);
+    }
+    assert_int_equal(fake_xen.multicalls, 1);
+    assert_int_equal(fake_xen.nr_errors, 0);
+    xu_pause_free(p);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
+/* The pause entry fails: batching turns off, the ordinary pause is tried
+ * and its error returned (a hypervisor may refuse domctls in a multicall),
+ * nothing is held, the reads that ran after it are dropped, and the state
+ * word says RUNNING. */
+static void test_pause_regs_pause_fails(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    volatile uint32_t word = 0;
+    struct xu_target t;
+    struct xu_pause *p;
+
+    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&p, &t, &word, &fake_xen_log), 0);
+    fake_xen.fail_cmd = XEN_DOMCTL_pausedomain;
+    fake_xen.fail_errno = EPERM;
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), -EPERM);
+    assert_int_equal(fake_xen.pause_count, 0);
+    assert_int_equal(xu_pause_held(p), 0);
+    assert_int_equal(word, XU_PAUSE_RUNNING);
+    assert_int_equal(fake_xen.nr_errors, 1);
+    assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_pausedomain"));
+    /* a pause refused inside a multicall only: the next tick pauses */
+    fake_xen.fail_cmd = 0;
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+    assert_int_equal(fake_xen.pause_count, 1);
+    assert_int_equal(fake_xen.multicalls, 1);
+    assert_int_equal(xu_pause_release(p), 0);
+    xu_pause_free(p);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
+/* A read that fails inside the multicall is made again on its own, and
+ * its failure is that call's, reported as always; the domain is paused
+ * all the same. */
+static void test_pause_regs_read_fails(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    struct xu_target t;
+    struct xu_pause *p;
+
+    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    fake_xen.fail_cmd = XEN_DOMCTL_getvcpucontext;
+    fake_xen.fail_errno = EFAULT;
+    uint64_t calls = t.hypercalls;
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
+    assert_int_equal(t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
+    assert_int_equal(fake_xen.pause_count, 1);
+    for (unsigned int v = 0; v < FAKE_NR_VCPUS; v++)
+        assert_int_equal(rcs[v], -EFAULT);
+    assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_getvcpucontext"));
+    assert_int_equal(xu_pause_release(p), 0);
+    assert_int_equal(fake_xen.pause_count, 0);
+    xu_pause_free(p);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
+/* A multicall cut short after its pause ran: the pause is ours (given back
+ * by the release), and every vCPU is read again, one call each. */
+static void test_pause_regs_cut_short(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    struct read ref[FAKE_NR_VCPUS];
+    struct xu_target t;
+    struct xu_pause *p;
+    uint64_t calls;
+
+    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    fake_xen.multicall_cut = 2;
+    calls = t.hypercalls;
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
+    assert_int_equal(t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
+    assert_int_equal(fake_xen.pause_count, 1);
+    read_one_by_one(&t, ref);
+    assert_reads_equal(regs, rcs, ref);
+    assert_int_equal(xu_pause_release(p), 0);
+    assert_int_equal(fake_xen.pause_count, 0);
+    xu_pause_free(p);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
+/* Batching off (the comparison runs), or a reference already held (the ELF
+ * check inside a --create run): no multicall, the caller reads. */
+static void test_pause_regs_not_batched(void **state)
+{
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+    struct xu_target t;
+    struct xu_pause *p;
+
+    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    xu_pause_set_batching(p, false);
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+    assert_int_equal(xu_pause_release(p), 0);
+    xu_pause_set_batching(p, true);
+    assert_int_equal(xu_pause_take(p), 0);
+    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+    assert_int_equal(xu_pause_held(p), 2);
+    assert_int_equal(fake_xen.pause_count, 1);
+    assert_int_equal(xu_pause_release(p), 0);
+    assert_int_equal(xu_pause_release(p), 0);
+    assert_int_equal(fake_xen.pause_count, 0);
+    assert_int_equal(fake_xen.multicalls, 0);
+    xu_pause_free(p);
+    xu_target_close(&t);
+    contract_assert_released();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_paused_window_does_not_allocate, reset),
+        cmocka_unit_test_setup(test_pause_regs_in_one_multicall, reset),
+        cmocka_unit_test_setup(test_pause_regs_refused_falls_back, reset),
+        cmocka_unit_test_setup(test_pause_regs_pause_fails, reset),
+        cmocka_unit_test_setup(test_pause_regs_read_fails, reset),
+        cmocka_unit_test_setup(test_pause_regs_cut_short, reset),
+        cmocka_unit_test_setup(test_pause_regs_not_batched, reset),
     };
     int failed;
 
