@@ -109,11 +109,10 @@ static int exit_for(enum xu_record_result r)
     return XU_EXIT_FAILURE;
 }
 
-/* XEN_UNIPROF_NO_BATCH (the man page's ENVIRONMENT): separate calls for
- * the pause and each vCPU, for comparisons with the one-call ticks. */
-static bool no_batch_requested(void)
+/* An environment variable set to anything but empty or 0. */
+static bool env_set(const char *name)
 {
-    const char *v = getenv("XEN_UNIPROF_NO_BATCH");
+    const char *v = getenv(name);
 
     return v && *v && strcmp(v, "0") != 0;
 }
@@ -138,7 +137,9 @@ int xu_record(const struct xu_options *o)
         .format = o->format,
         .elf = o->elf,
         .stats = o->stats,
-        .no_batch = no_batch_requested(),
+        /* the man page's ENVIRONMENT: comparisons and measurements */
+        .no_batch = env_set("XEN_UNIPROF_NO_BATCH"),
+        .no_pause = env_set("XEN_UNIPROF_NO_PAUSE"),
         .render = o->render,
     };
     struct xu_record_env env = {

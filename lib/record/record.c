@@ -326,6 +326,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.max_depth = job->max_depth;
     cfg.stop = env->stop;
     cfg.pause = pause;
+    cfg.no_pause = job->no_pause;
     cfg.clock = env->clock;
     cfg.progress = env->progress;
     cfg.progress_ctx = env->ui_ctx;

@@ -66,6 +66,7 @@ struct xu_record_config {
     const char *elf;            /* NULL: found from the domain's kernel */
     const char *stats;          /* NULL, or where the run's statistics go (JSON) */
     bool no_batch;              /* pause and read each vCPU in separate calls (comparisons) */
+    bool no_pause;              /* xu_sampler_config.no_pause: a measurement, not a mode */
     struct xu_output_options render;
 };
 

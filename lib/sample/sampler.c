@@ -234,9 +234,14 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
 
     read_states(t, bufs, nr_vcpus);
     t0 = now_ns(clock);
-    rc = pause_and_read(t, pause, nr_vcpus, regs, rcs, st);
-    if (rc < 0)
-        return rc;
+    if (cfg->no_pause) {
+        for (v = 0; v < nr_vcpus; v++)
+            rcs[v] = xu_target_vcpu_regs(t, v, &regs[v]);
+    } else {
+        rc = pause_and_read(t, pause, nr_vcpus, regs, rcs, st);
+        if (rc < 0)
+            return rc;
+    }
 
     xu_mem_begin(m);
     for (v = 0; v < nr_vcpus; v++) {
@@ -254,7 +259,7 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     }
 
     /* Whatever failed above, the guest runs again before the tick ends. */
-    rc = xu_pause_release(pause);
+    rc = cfg->no_pause ? 0 : xu_pause_release(pause);
     t1 = now_ns(clock);
     *paused_ns = t1 - t0;
     st->hypercalls += t->hypercalls - calls;

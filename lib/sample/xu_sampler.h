@@ -80,6 +80,13 @@ struct xu_sampler_config {
     /* No sleeping between ticks: sample back to back (benchmarks, tests). */
     int no_sleep;
     /*
+     * The measurement of docs/performance.md, not a mode to profile with:
+     * never pause the domain; each register read still stops its vCPU
+     * inside Xen for the copy, and the stack is then read while the guest
+     * runs, so a walk can mix frames of different moments.
+     */
+    bool no_pause;
+    /*
      * The pause handle (xu_pause.h) shared with whoever else pauses this
      * target and, through its state word, with the guardian.  NULL: the
      * sampler makes its own, with no state word.

@@ -105,6 +105,27 @@ static void test_exact_distribution(void **state)
     assert_int_equal(s->count, 300);
 }
 
+/* The measurement mode that never pauses: no pause nor unpause reaches the
+ * target, every tick still reads and walks each vCPU. */
+static void test_no_pause_never_pauses(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    f->cfg.no_pause = true;
+    f->cfg.max_ticks = 100;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.ticks, 100);
+    assert_int_equal(f->st.samples, 100);
+    assert_int_equal(f->st.batched_ticks, 0);
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 0);
+    assert_int_equal(c.unpauses, 0);
+    assert_int_equal(xu_profile_nr_stacks(f->p), 1);
+    assert_int_equal(xu_profile_stack(f->p, 0)->count, 100);
+}
+
 /* The stack of vcpu in state st (one per pair in these tests). */
 static const struct xu_stack *find(const struct xu_profile *p, uint32_t vcpu, enum xu_vstate st)
 {
@@ -428,6 +449,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_exact_distribution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_pause_never_pauses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_per_vcpu_and_offline, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_max_samples_counts_every_vcpu, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_cpu_time_steps_back, setup, teardown),
