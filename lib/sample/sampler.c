@@ -225,7 +225,7 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
                 struct xu_vcpu_regs *regs, int *rcs,
                 struct xu_sampler_stats *st, uint64_t *paused_ns)
 {
-    uint64_t t0, t1, calls = t->hypercalls;
+    uint64_t t0, t1 = 0, calls = t->hypercalls;
     unsigned int v;
     int rc;
 
@@ -235,8 +235,10 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     read_states(t, bufs, nr_vcpus);
     t0 = now_ns(clock);
     if (cfg->no_pause) {
+        /* The guest stops only inside these reads: they are its window. */
         for (v = 0; v < nr_vcpus; v++)
             rcs[v] = xu_target_vcpu_regs(t, v, &regs[v]);
+        t1 = now_ns(clock);
     } else {
         rc = pause_and_read(t, pause, nr_vcpus, regs, rcs, st);
         if (rc < 0)
@@ -259,8 +261,11 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     }
 
     /* Whatever failed above, the guest runs again before the tick ends. */
-    rc = cfg->no_pause ? 0 : xu_pause_release(pause);
-    t1 = now_ns(clock);
+    rc = 0;
+    if (!cfg->no_pause) {
+        rc = xu_pause_release(pause);
+        t1 = now_ns(clock);
+    }
     *paused_ns = t1 - t0;
     st->hypercalls += t->hypercalls - calls;
     return rc;
