@@ -321,11 +321,13 @@ static int sort_paths(struct fg_draw *d)
     for (i = 0; i < n; i++)
         rank[r[i].id] = (uint32_t)i;
     rc = xu_paths_remap(&fg->paths, rank, n);
-    if (rc == 0)
-        rc = xu_paths_sort(&fg->paths, &d->order, NULL);
+    if (rc < 0)
+        goto out;
+    rc = xu_paths_sort(&fg->paths, &d->order, NULL);
     for (i = 0; i < n; i++)
         rank[i] = r[i].id;
-    /* back to ids even when sorting failed: the graph stays usable */
+    /* back to ids even when sorting failed: the graph stays as it was (the
+     * values are as wide as ranks already, so this allocates nothing) */
     if (xu_paths_remap(&fg->paths, rank, n) < 0 && rc == 0)
         rc = -ENOMEM;
 out:
@@ -615,7 +617,7 @@ void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
 int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_options *opts,
                     const struct xu_fg_labels *labels, struct xu_log *log)
 {
-    struct xu_fg *fg = (struct xu_fg *)cfg;    /* sorting only reorders the paths */
+    struct xu_fg *fg = (struct xu_fg *)cfg;    /* sorting renumbers names, and back */
     struct fg_draw d = { .f = f, .fg = fg, .opts = opts };
     unsigned int width = opts && opts->width ? opts->width : FG_DEFAULT_WIDTH;
     const char *title = labels && labels->title ? labels->title : NULL;

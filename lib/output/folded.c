@@ -45,7 +45,7 @@
 struct fold {
     const struct xu_output_ctx *ctx;
     struct xu_strtab names;     /* made safe for the format */
-    uint32_t *lens;             /* per name */
+    size_t *lens;               /* per name */
     size_t lens_cap;
     struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> name */
     struct xu_u64map caller;    /* pc of a return address -> name */
@@ -85,15 +85,14 @@ static long intern(struct fold *fo, const char *name)
         return -E2BIG;
     if ((size_t)id >= fo->lens_cap) {
         size_t cap = fo->lens_cap ? fo->lens_cap * 2 : 1024;
-        uint32_t *l = realloc(fo->lens, cap * sizeof(*l));
+        size_t *l = realloc(fo->lens, cap * sizeof(*l));
 
         if (!l)
             return -ENOMEM;
         fo->lens = l;
         fo->lens_cap = cap;
     }
-    /* a name longer than 4 GiB cannot come out of any symbol table */
-    fo->lens[id] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    fo->lens[id] = n;
     return id;
 }
 
@@ -211,7 +210,7 @@ static int build_paths(struct fold *fo)
 
 struct tok {
     const char *name;
-    uint32_t len;
+    size_t len;
     uint32_t tok;
 };
 
@@ -219,7 +218,7 @@ struct tok {
 static int cmp_tok(const void *pa, const void *pb)
 {
     const struct tok *a = pa, *b = pb;
-    uint32_t n = a->len < b->len ? a->len : b->len;
+    size_t n = a->len < b->len ? a->len : b->len;
     unsigned char ca, cb;
     int c = memcmp(a->name, b->name, n);
 
@@ -348,6 +347,10 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
 
     xu_paths_init(&fo.paths);
     rc = build_paths(&fo);
+    /* frames are named: their maps are not needed while sorting */
+    xu_u64map_dispose(&fo.exact);
+    xu_u64map_dispose(&fo.caller);
+    xu_u64map_dispose(&fo.vcpus);
     if (rc == 0)
         rc = rank_tokens(&fo);
     if (rc == 0)
@@ -359,9 +362,6 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
     free(fo.by_rank);
     free(fo.lens);
     xu_paths_dispose(&fo.paths);
-    xu_u64map_dispose(&fo.exact);
-    xu_u64map_dispose(&fo.caller);
-    xu_u64map_dispose(&fo.vcpus);
     xu_strtab_dispose(&fo.names);
     return rc;
 }
