@@ -121,13 +121,16 @@ static int hexval(int c)
 
 int xu_input_next_hex_line(struct input_builder *b, uint64_t *addr)
 {
-    const char *start = b->rbuf + b->rpos, *end = b->rbuf + b->rlen, *p;
+    const char *start, *end, *p;
     uint64_t v = 0;
     int d;
 
     /* at least "0x", a digit and the newline */
-    if (b->has_pushed || !b->rbuf || end - start < 4 || start[0] != '0' ||
-        (start[1] != 'x' && start[1] != 'X'))
+    if (b->has_pushed || !b->rbuf || b->rlen - b->rpos < 4)
+        return 0;
+    start = b->rbuf + b->rpos;
+    end = b->rbuf + b->rlen;
+    if (start[0] != '0' || (start[1] != 'x' && start[1] != 'X'))
         return 0;
     /* 16 digits at most: the 17th non-digit is looked at, and must end it */
     for (p = start + 2; p < end && p - start <= 2 + 16 && (d = hexval(*p)) >= 0; p++)
