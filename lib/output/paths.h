@@ -12,9 +12,10 @@
  *   - values take 16 bits each while every value fits (fewer than 65,536
  *     distinct ids, which is nearly every profile), and are widened once to
  *     32 bits when one does not;
- *   - sorting allocates 16 bytes per path and never copies the values: a
- *     most-significant-digit radix sort whose digits are chunks of values
- *     packed into a 64-bit key, each chunk sorted in place.
+ *   - sorting never copies the values: a most-significant-digit radix sort
+ *     whose digits are chunks of values packed into a 64-bit key, each
+ *     chunk sorted in place, in 16 bytes a path while it runs, leaving the
+ *     order (4 bytes a path) and the flags of equal runs (1 byte).
  *
  * A prefix tree of the paths would be smaller only when stacks share most
  * of their frames; profiles whose stacks are all distinct are the worst
@@ -28,7 +29,7 @@
  *
  * Bounds: a path holds at most XU_PATHS_MAX_LEN values and a set at most
  * XU_PATHS_MAX paths; adding past either fails, and so does running out of
- * memory.  Sorting allocates n * 16 bytes and recurses at most
+ * memory.  Sorting allocates n * 21 bytes and recurses at most
  * XU_PATHS_MAX_LEN / 2 + 1 levels deep.
  */
 #ifndef XU_OUTPUT_PATHS_H
