@@ -49,8 +49,8 @@ void xu_input_unread(struct input_builder *b, long len);
  * line consumed and counted as xu_input_next_line would, and *addr its
  * value.  0 otherwise, with nothing consumed: the line is then read the
  * ordinary way.  Nearly every line of a raw trace is one of these, and
- * reading them without copying or re-scanning them is half the time of
- * reading a trace.
+ * reading them without copying or re-scanning them halves the time a
+ * trace takes to read.
  */
 int xu_input_next_hex_line(struct input_builder *b, uint64_t *addr);
 
