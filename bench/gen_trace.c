@@ -5,8 +5,11 @@
  * whose symbols cover every address in it.
  *
  * Stacks are drawn from a fixed pseudo-random call tree (seeded, so every
- * run writes the same bytes): 2,000 functions, each sample a root-to-leaf
- * path, which gives the mix of shared prefixes real profiles have.
+ * run writes the same bytes): F functions (2,000 unless told), each sample
+ * a root-to-leaf path, which gives the mix of shared prefixes real profiles
+ * have.  The function count only changes which names a path goes through
+ * (more functions: more distinct names and addresses to symbolise and
+ * sort); with 2,000 the bytes are those the generator always wrote.
  *
  * With distinct = 0 (the default) every sample takes a fresh path, so
  * nearly every sample is a distinct stack: the worst case for the folding
@@ -14,7 +17,7 @@
  * from K fixed paths with a skewed (product of two uniforms) frequency, as
  * a real profile's few thousand distinct stacks with a hot few.
  *
- * Usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct]
+ * Usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct] [functions]
  */
 #include "config.h"
 
@@ -23,7 +26,9 @@
 
 #include "mkelf.h"
 
-#define NFUNCS 2000
+#define DEFAULT_FUNCS 2000
+#define MAX_FUNCS 100000        /* the ELF holds their code: 25 MiB at most */
+#define NAME_SIZE 24
 #define FUNC_SIZE 0x100
 #define TEXT 0xffffffff80100000ULL
 
@@ -38,45 +43,66 @@ static uint64_t next(void)
 }
 
 /* A root-first path: each level picks one of 4 children of the last. */
-static void random_path(uint64_t *path, unsigned long depth)
+static void random_path(uint64_t *path, unsigned long depth, unsigned long nfuncs)
 {
     unsigned long fn = 0, k;
 
     for (k = 0; k < depth; k++) {
-        fn = (fn * 4 + 1 + next() % 4) % NFUNCS;
+        fn = (fn * 4 + 1 + next() % 4) % nfuncs;
         path[k] = TEXT + fn * FUNC_SIZE + 0x10 + (next() % 8) * 8;
     }
 }
 
+/* The ELF: nfuncs functions "function_NNNN" of FUNC_SIZE bytes each. */
+static int write_elf(const char *path, unsigned long nfuncs)
+{
+    struct mkelf_sym *syms = calloc(nfuncs, sizeof(*syms));
+    char *names = calloc(nfuncs, NAME_SIZE);
+    unsigned long i;
+    int rc = -1;
+
+    if (!syms || !names) {
+        perror("gen_trace");
+        goto out;
+    }
+    for (i = 0; i < nfuncs; i++) {
+        char *name = names + i * NAME_SIZE;
+
+        snprintf(name, NAME_SIZE, "function_%04lu", i);
+        syms[i] = (struct mkelf_sym){ name, TEXT + (uint64_t)i * FUNC_SIZE, FUNC_SIZE,
+                                      STT_FUNC, STB_GLOBAL, 0 };
+    }
+    rc = mkelf_write(path, TEXT, (uint64_t)nfuncs * FUNC_SIZE, syms, nfuncs, 0);
+    if (rc < 0)
+        perror(path);
+out:
+    free(syms);
+    free(names);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    static struct mkelf_sym syms[NFUNCS];
-    static char names[NFUNCS][24];
-    unsigned long samples, depth, distinct, s, k;
+    unsigned long samples, depth, distinct, nfuncs, s, k;
     uint64_t *paths = NULL;
     FILE *f;
-    int i;
 
     if (argc < 3) {
-        fprintf(stderr, "usage: gen_trace OUT.raw OUT.elf [samples] [depth]\n");
+        fprintf(stderr, "usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct] "
+                "[functions]\n");
         return 2;
     }
     samples = argc > 3 ? strtoul(argv[3], NULL, 10) : 1000000;
     depth = argc > 4 ? strtoul(argv[4], NULL, 10) : 20;
     distinct = argc > 5 ? strtoul(argv[5], NULL, 10) : 0;
-    if (depth > 256 || distinct > 10000000) {
-        fprintf(stderr, "gen_trace: depth at most 256, distinct at most 10,000,000\n");
+    nfuncs = argc > 6 ? strtoul(argv[6], NULL, 10) : DEFAULT_FUNCS;
+    if (depth > 256 || distinct > 10000000 || nfuncs < 1 || nfuncs > MAX_FUNCS) {
+        fprintf(stderr, "gen_trace: depth at most 256, distinct at most 10,000,000, "
+                "functions 1 to 100,000\n");
         return 2;
     }
-    for (i = 0; i < NFUNCS; i++) {
-        snprintf(names[i], sizeof(names[i]), "function_%04d", i);
-        syms[i] = (struct mkelf_sym){ names[i], TEXT + (uint64_t)i * FUNC_SIZE, FUNC_SIZE,
-                                      STT_FUNC, STB_GLOBAL, 0 };
-    }
-    if (mkelf_write(argv[2], TEXT, (uint64_t)NFUNCS * FUNC_SIZE, syms, NFUNCS, 0) < 0) {
-        perror(argv[2]);
+    if (write_elf(argv[2], nfuncs) < 0)
         return 1;
-    }
     f = fopen(argv[1], "w");
     if (!f) {
         perror(argv[1]);
@@ -92,7 +118,7 @@ int main(int argc, char **argv)
             return 1;
         }
         for (s = 0; s < distinct; s++)
-            random_path(paths + s * depth, depth);
+            random_path(paths + s * depth, depth, nfuncs);
     }
     for (s = 0; s < samples; s++) {
         uint64_t own[256];
@@ -101,7 +127,7 @@ int main(int argc, char **argv)
         if (distinct)
             path = paths + (next() % distinct) * (next() % distinct) / distinct * depth;
         else
-            random_path(own, depth);
+            random_path(own, depth, nfuncs);
         for (k = depth; k-- > 0;)   /* innermost first */
             fprintf(f, "%#llx\n", (unsigned long long)path[k]);
         fputs("1\n\n", f);

@@ -104,6 +104,49 @@ long xu_input_next_line(struct input_builder *b, size_t max)
     return too_long || bad ? XU_INPUT_LINE_TOO_LONG : (long)len;
 }
 
+/* Hex digit value + 1 by character, 0 for anything else: a table, because
+ * this runs for every frame of a raw trace (a fifth of a conversion with
+ * compare-and-branch per character). */
+static const uint8_t hex_plus1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+    ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+static int hexval(int c)
+{
+    return (int)hex_plus1[(unsigned char)c] - 1;
+}
+
+int xu_input_next_hex_line(struct input_builder *b, uint64_t *addr)
+{
+    const char *start, *end, *p;
+    uint64_t v = 0;
+    int d;
+
+    /* at least "0x", a digit and the newline */
+    if (b->has_pushed || !b->rbuf || b->rlen - b->rpos < 4)
+        return 0;
+    start = b->rbuf + b->rpos;
+    end = b->rbuf + b->rlen;
+    if (start[0] != '0' || (start[1] != 'x' && start[1] != 'X'))
+        return 0;
+    /* 16 digits at most: the 17th non-digit is looked at, and must end it */
+    for (p = start + 2; p < end && p - start <= 2 + 16 && (d = hexval(*p)) >= 0; p++)
+        v = v << 4 | (uint64_t)d;
+    if (p == start + 2 || p - start > 2 + 16 || p == end)
+        return 0;
+    if (*p == '\r')
+        p++;
+    if (p == end || *p != '\n')
+        return 0;
+    b->rpos = (size_t)(p + 1 - b->rbuf);
+    b->in->stats.lines++;
+    *addr = v;
+    return 1;
+}
+
 void xu_input_unread(struct input_builder *b, long len)
 {
     b->has_pushed = true;
@@ -195,6 +238,21 @@ out:
     return rc;
 }
 
+int xu_input_hex_frame(struct input_builder *b, uint64_t addr, uint64_t *toks, uint32_t n)
+{
+    long tok;
+
+    if (!b->token_mode) {
+        toks[n] = addr;
+        return 0;
+    }
+    tok = hex_token(b, addr);
+    if (tok < 0)
+        return (int)tok;
+    toks[n] = (uint64_t)tok;
+    return 0;
+}
+
 int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t *toks,
                    uint32_t n)
 {
@@ -208,14 +266,8 @@ int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t 
     if (len < sizeof(buf)) {
         memcpy(buf, s, len);
         buf[len] = '\0';
-        if (xu_input_parse_hex(buf, &addr)) {
-            if (!b->token_mode) {
-                toks[n] = addr;
-                return 0;
-            }
-            tok = hex_token(b, addr);
-            goto done;
-        }
+        if (xu_input_parse_hex(buf, &addr))
+            return xu_input_hex_frame(b, addr, toks, n);
     }
     if (!b->token_mode) {
         rc = switch_to_tokens(b, toks, n);
@@ -223,7 +275,6 @@ int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t 
             return rc;
     }
     tok = string_token(b, s, len);
-done:
     if (tok < 0)
         return (int)tok;
     toks[n] = (uint64_t)tok;
@@ -272,21 +323,6 @@ int xu_input_sample_state(struct input_builder *b, uint32_t vcpu, enum xu_vstate
 }
 
 /* ------------------------------------------------------- hex digits -- */
-
-/* Hex digit value + 1 by character, 0 for anything else: a table, because
- * this runs for every frame of a raw trace (a fifth of a conversion with
- * compare-and-branch per character). */
-static const uint8_t hex_plus1[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-    ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
-static int hexval(int c)
-{
-    return (int)hex_plus1[(unsigned char)c] - 1;
-}
 
 /* "0x" and 1..16 hex digits, nothing else. */
 bool xu_input_parse_hex(const char *s, uint64_t *out)

@@ -43,6 +43,16 @@ struct input_builder {
 long xu_input_next_line(struct input_builder *b, size_t max);
 /* The line just read is read again by the next call. */
 void xu_input_unread(struct input_builder *b, long len);
+/*
+ * The next line when it is a hex frame, "0x" and 1 to 16 hex digits (and
+ * the usual optional '\r'), already whole in the read buffer: 1 with the
+ * line consumed and counted as xu_input_next_line would, and *addr its
+ * value.  0 otherwise, with nothing consumed: the line is then read the
+ * ordinary way.  Nearly every line of a raw trace is one of these, and
+ * reading them without copying or re-scanning them halves the time a
+ * trace takes to read.
+ */
+int xu_input_next_hex_line(struct input_builder *b, uint64_t *addr);
 
 /*
  * Frame n of the sample being read is s[0..len): toks[n] receives its value.
@@ -53,6 +63,8 @@ void xu_input_unread(struct input_builder *b, long len);
  */
 int xu_input_frame(struct input_builder *b, const char *s, size_t len, uint64_t *toks,
                    uint32_t n);
+/* The same for a frame already read as an address. */
+int xu_input_hex_frame(struct input_builder *b, uint64_t addr, uint64_t *toks, uint32_t n);
 /* Store one sample of token ids (innermost first); empty and over-deep
  * samples are counted as the stats say.  0 or -ENOMEM. */
 int xu_input_sample(struct input_builder *b, uint32_t vcpu, uint64_t *toks, uint32_t depth,

@@ -151,10 +151,27 @@ int xu_input_parse_raw(struct input_builder *b)
     if (!toks)
         return -ENOMEM;
     for (;;) {
-        long len = xu_input_next_line(b, XU_INPUT_MAX_RAW_LINE);
-        char *line = b->line;
+        long len;
+        char *line;
         enum xu_walk_end end;
+        uint64_t addr;
 
+        /* the common line first: what the general path below would make
+         * of it, without reading it twice */
+        if (xu_input_next_hex_line(b, &addr)) {
+            in_header = false;
+            if (depth >= UINT32_MAX - 1)
+                continue;
+            if (depth < b->max_depth) {
+                rc = xu_input_hex_frame(b, addr, toks, depth);
+                if (rc < 0)
+                    goto out;
+            }
+            depth++;
+            continue;
+        }
+        len = xu_input_next_line(b, XU_INPUT_MAX_RAW_LINE);
+        line = b->line;
         if (len == XU_INPUT_END_OF_FILE)
             break;
         if (len == XU_INPUT_LINE_TOO_LONG) {

@@ -8,8 +8,9 @@
  * by name, as a sorted folded file is, and walks them once: frames shared by
  * neighbouring paths stay open, a frame closes when the next path leaves
  * it, and only then is its width known.  So no tree is ever built: memory is
- * the paths (one word per frame of each distinct stack) plus the frames
- * actually drawn, and time is one sort and one pass.
+ * the paths (paths.h: 16 bits a frame of each distinct stack while names
+ * are fewer than 65,536) plus the frames actually drawn, and time is one
+ * sort and one pass.
  *
  * Frames narrower than min_width are not dropped: each run of adjacent
  * narrow siblings is drawn as one "[merged]" frame where they were, whose
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "funcs.h"
+#include "paths.h"
 #include "output/xu_flamegraph.h"
 
 #define FG_DEFAULT_WIDTH 1200
@@ -41,20 +43,8 @@
  * frames are drawn in cold colours. */
 enum fg_origin { ORIGIN_APP, ORIGIN_KERNEL, ORIGIN_UNRESOLVED, ORIGIN_SPECIAL, ORIGIN_OFF_CPU };
 
-/* One distinct stack of one side. */
-struct fg_path {
-    const uint32_t *names;      /* root first; a pointer into xu_fg.words once final */
-    size_t off;                 /* into xu_fg.words while it may still move */
-    uint64_t count;
-    uint32_t len;
-    uint8_t side;
-};
-
 struct xu_fg {
-    struct fg_path *paths;
-    size_t nr_paths, cap_paths;
-    uint32_t *words;            /* every path's names, back to back */
-    size_t nr_words, cap_words;
+    struct xu_paths paths;      /* of name ids: one a stack of each side */
     struct xu_strtab names;
     uint8_t *origin;            /* per name */
     size_t origin_cap;
@@ -97,6 +87,7 @@ struct fg_draw {
     uint32_t merged_name;
     struct fg_frame *frames;
     size_t nr_frames, cap_frames;
+    uint32_t *order;            /* the paths sorted by name */
 };
 
 static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t addr);
@@ -119,8 +110,7 @@ void xu_fg_free(struct xu_fg *fg)
 {
     if (!fg)
         return;
-    free(fg->paths);
-    free(fg->words);
+    xu_paths_dispose(&fg->paths);
     xu_strtab_dispose(&fg->names);
     free(fg->origin);
     free(fg);
@@ -173,42 +163,30 @@ static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t 
 static int add_path(struct xu_fg *fg, const uint32_t *names, uint32_t len, uint64_t count,
                     int side)
 {
-    struct fg_path *p;
+    int rc = xu_paths_add(&fg->paths, names, len, count, side);
 
-    if (fg->nr_paths == fg->cap_paths) {
-        size_t ncap = fg->cap_paths ? fg->cap_paths * 2 : 1024;
-        struct fg_path *np = realloc(fg->paths, ncap * sizeof(*np));
+    if (rc == 0)
+        fg->total[side] += count;
+    return rc;
+}
 
-        if (!np)
-            return -ENOMEM;
-        fg->paths = np;
-        fg->cap_paths = ncap;
+/* Room for every path of ctx at once, so that the paths grow once a side. */
+static int reserve_paths(struct xu_fg *fg, const struct xu_output_ctx *ctx)
+{
+    size_t nr = xu_profile_nr_stacks(ctx->profile), k, paths = 0, words = 0;
+    bool per_vcpu = ctx->opts && ctx->opts->per_vcpu;
+
+    for (k = 0; k < nr; k++) {
+        const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
+
+        if (xu_output_weight(ctx, s) == 0)
+            continue;
+        paths++;
+        words += 1 + per_vcpu + (xu_output_state_frame(ctx, s) != NULL) +
+                 xu_stack_incomplete(s) +
+                 (s->depth > XU_MAX_DEPTH_LIMIT ? XU_MAX_DEPTH_LIMIT : s->depth);
     }
-    if (fg->cap_words - fg->nr_words < len) {
-        size_t ncap = fg->cap_words ? fg->cap_words : 16384;
-        uint32_t *nw;
-
-        while (ncap - fg->nr_words < len) {
-            if (ncap > SIZE_MAX / 2 / sizeof(*nw))
-                return -ENOMEM;
-            ncap *= 2;
-        }
-        nw = realloc(fg->words, ncap * sizeof(*nw));
-        if (!nw)
-            return -ENOMEM;
-        fg->words = nw;
-        fg->cap_words = ncap;
-    }
-    p = &fg->paths[fg->nr_paths++];
-    p->off = fg->nr_words;
-    p->names = NULL;
-    p->len = len;
-    p->count = count;
-    p->side = (uint8_t)side;
-    memcpy(fg->words + fg->nr_words, names, len * sizeof(*names));
-    fg->nr_words += len;
-    fg->total[side] += count;
-    return 0;
+    return xu_paths_reserve(&fg->paths, paths, words);
 }
 
 int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
@@ -231,6 +209,9 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
         fg->off_cpu = ctx->opts && ctx->opts->states == XU_STATES_OFFCPU;
         fg->cpu_weight = ctx->opts && ctx->opts->weight == XU_WEIGHT_CPU;
     }
+    rc = reserve_paths(fg, ctx);
+    if (rc < 0)
+        goto out;
     for (k = 0; k < nr; k++) {
         const struct xu_stack *s = xu_profile_stack(ctx->profile, k);
         uint64_t weight = xu_output_weight(ctx, s);
@@ -322,48 +303,33 @@ static int cmp_rank(const void *a, const void *b)
     return strcmp(((const struct name_rank *)a)->name, ((const struct name_rank *)b)->name);
 }
 
-/* Paths hold name ranks (name order) while they are sorted. */
-static int cmp_paths(const void *pa, const void *pb)
+/* Sort the paths by name, root first, into d->order.  Names become ranks
+ * for the sort and go back to name ids afterwards. */
+static int sort_paths(struct fg_draw *d)
 {
-    const struct fg_path *a = pa, *b = pb;
-    uint32_t n = a->len < b->len ? a->len : b->len, i;
-
-    for (i = 0; i < n; i++)
-        if (a->names[i] != b->names[i])
-            return a->names[i] < b->names[i] ? -1 : 1;
-    if (a->len != b->len)
-        return a->len < b->len ? -1 : 1;
-    return a->side - b->side;
-}
-
-/* Sort the paths by name, root first.  Names become ranks for the sort and
- * go back to name ids afterwards. */
-static int sort_paths(struct xu_fg *fg)
-{
+    struct xu_fg *fg = d->fg;
     size_t n = fg->names.n, i;
     struct name_rank *r = malloc((n ? n : 1) * sizeof(*r));
     uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
-    int rc = 0;
+    int rc = -ENOMEM;
 
-    if (!r || !rank) {
-        rc = -ENOMEM;
+    if (!r || !rank)
         goto out;
-    }
     for (i = 0; i < n; i++)
         r[i] = (struct name_rank){ xu_strtab_get(&fg->names, (uint32_t)i), (uint32_t)i };
     qsort(r, n, sizeof(*r), cmp_rank);
     for (i = 0; i < n; i++)
         rank[r[i].id] = (uint32_t)i;
-    for (i = 0; i < fg->nr_words; i++)
-        fg->words[i] = rank[fg->words[i]];
-    for (i = 0; i < fg->nr_paths; i++)
-        fg->paths[i].names = fg->words + fg->paths[i].off;
-    /* no path at all (an empty profile) leaves paths NULL, which qsort
-     * must not be given even for zero elements */
-    if (fg->nr_paths)
-        qsort(fg->paths, fg->nr_paths, sizeof(*fg->paths), cmp_paths);
-    for (i = 0; i < fg->nr_words; i++)
-        fg->words[i] = r[fg->words[i]].id;
+    rc = xu_paths_remap(&fg->paths, rank, n);
+    if (rc < 0)
+        goto out;
+    rc = xu_paths_sort(&fg->paths, &d->order, NULL);
+    for (i = 0; i < n; i++)
+        rank[i] = r[i].id;
+    /* back to ids even when sorting failed: the graph stays as it was (the
+     * values are as wide as ranks already, so this allocates nothing) */
+    if (xu_paths_remap(&fg->paths, rank, n) < 0 && rc == 0)
+        rc = -ENOMEM;
 out:
     free(r);
     free(rank);
@@ -438,37 +404,40 @@ static int close_frame(struct fg_draw *d, struct fg_open *open, uint32_t depth)
 static int walk(struct fg_draw *d)
 {
     struct fg_open *open = calloc(FG_MAX_PATH, sizeof(*open));
-    const struct fg_path *prev = NULL;
-    uint32_t depth = 0;         /* frames open */
+    const struct xu_paths *ps = &d->fg->paths;
+    uint32_t depth = 0;         /* frames open: those of the previous path */
     uint64_t cursor = 0;        /* side-0 samples before the current path */
     size_t k;
     int rc = 0;
 
     if (!open)
         return -ENOMEM;
-    for (k = 0; k < d->fg->nr_paths; k++) {
-        const struct fg_path *p = &d->fg->paths[k];
-        uint32_t common = 0, i;
+    for (k = 0; k < xu_paths_count(ps); k++) {
+        size_t p = d->order[k];
+        uint32_t len = xu_paths_len(ps, p), common = 0, i;
+        uint64_t count = ps->counts[p];
+        int side = ps->sides[p];
 
-        if (prev)
-            while (common < depth && common < p->len && prev->names[common] == p->names[common])
-                common++;
+        while (common < depth && common < len && open[common].name == xu_paths_val(ps, p, common))
+            common++;
         while (depth > common) {
             rc = close_frame(d, open, --depth);
             if (rc < 0)
                 goto out;
         }
-        for (; depth < p->len; depth++)
+        for (; depth < len; depth++) {
+            uint32_t name = xu_paths_val(ps, p, depth);
+
             open[depth] = (struct fg_open){
-                .name = p->names[depth], .start = cursor,
+                .name = name, .start = cursor,
                 .off = d->fg->off_cpu || (depth && open[depth - 1].off) ||
-                       d->fg->origin[p->names[depth]] == ORIGIN_OFF_CPU,
+                       d->fg->origin[name] == ORIGIN_OFF_CPU,
             };
-        for (i = 0; i < p->len; i++)
-            open[i].total[p->side] += p->count;
-        if (p->side == 0)
-            cursor += p->count;
-        prev = p;
+        }
+        for (i = 0; i < len; i++)
+            open[i].total[side] += count;
+        if (side == 0)
+            cursor += count;
     }
     while (depth > 0 && rc == 0)
         rc = close_frame(d, open, --depth);
@@ -648,7 +617,7 @@ void xu_fg_subtitle(char *buf, size_t size, const struct xu_output_ctx *ctx)
 int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_options *opts,
                     const struct xu_fg_labels *labels, struct xu_log *log)
 {
-    struct xu_fg *fg = (struct xu_fg *)cfg;    /* sorting only reorders the paths */
+    struct xu_fg *fg = (struct xu_fg *)cfg;    /* sorting renumbers names, and back */
     struct fg_draw d = { .f = f, .fg = fg, .opts = opts };
     unsigned int width = opts && opts->width ? opts->width : FG_DEFAULT_WIDTH;
     const char *title = labels && labels->title ? labels->title : NULL;
@@ -676,7 +645,7 @@ int xu_fg_write_svg(FILE *f, const struct xu_fg *cfg, const struct xu_output_opt
         }
         d.merged_name = (uint32_t)merged;
     }
-    rc = sort_paths(fg);
+    rc = sort_paths(&d);
     if (rc == 0 && d.total[0])
         rc = walk(&d);
     if (rc < 0)
@@ -733,5 +702,6 @@ out:
     if (rc < 0)
         xu_error(log, "svg: %s", strerror(-rc));
     free(d.frames);
+    free(d.order);
     return rc;
 }

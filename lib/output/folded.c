@@ -14,7 +14,17 @@
  * merged and their counts added; lines are sorted bytewise, making the
  * output a pure function of the profile.
  *
- * Each line is built once into one growing pool; sorting moves pointers.
+ * Lines are never built as strings.  Each frame's name is interned once
+ * (made safe for the format first), and a line is a path of tokens
+ * (paths.h): a token is a name followed by what follows it in the line,
+ * ';' or the line's end.  No name holds ';' (or a NUL), so no token is a
+ * prefix of another, and comparing two lines byte by byte is comparing
+ * their tokens in turn: the bytewise order of lines is the order of their
+ * token paths once tokens are numbered in the bytewise order of
+ * "name;" and "name\0".  That is what makes "foo.cold;x" sort before
+ * "foo;x" ('.' < ';') but "foo" before both.  Sorting paths of 16-bit
+ * ranks instead of strings is what keeps a million distinct 20-deep stacks
+ * fast and small (paths.h).
  */
 #include "config.h"
 
@@ -23,145 +33,336 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "funcs.h"
+#include "paths.h"
 #include "output/xu_output.h"
 
-struct line {
-    size_t off;                 /* into the pool, then ... */
-    const char *text;           /* ... a pointer once the pool stops moving */
-    uint64_t count;
+#define OUT_BUF (64 * 1024)
+#define TOK_END 0               /* token = 2 * name id + TOK_END or TOK_MORE */
+#define TOK_MORE 1
+#define MAX_NAMES ((UINT32_MAX - 2) / 2)
+
+struct fold {
+    const struct xu_output_ctx *ctx;
+    struct xu_strtab names;     /* made safe for the format */
+    size_t *lens;               /* per name */
+    size_t lens_cap;
+    struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> name */
+    struct xu_u64map caller;    /* pc of a return address -> name */
+    struct xu_u64map vcpus;     /* vCPU -> name of "vcpuN" */
+    struct xu_paths paths;      /* of tokens, then of token ranks */
+    uint32_t *by_rank;          /* token rank -> token */
 };
 
-struct pool {
-    char *p;
-    size_t len, cap;
-};
+/* ------------------------------------------------------------- names -- */
 
-static int pool_reserve(struct pool *pl, size_t n)
-{
-    size_t cap = pl->cap ? pl->cap : 64 * 1024;
-    char *p;
-
-    if (n <= pl->cap - pl->len)
-        return 0;
-    while (cap - pl->len < n) {
-        if (cap > SIZE_MAX / 2)
-            return -ENOMEM;
-        cap *= 2;
-    }
-    p = realloc(pl->p, cap);
-    if (!p)
-        return -ENOMEM;
-    pl->p = p;
-    pl->cap = cap;
-    return 0;
-}
-
-/* A frame name, made safe for the format: ';' separates frames and a
+/* The id of a name, made safe for the format: ';' separates frames and a
  * newline ends the line, so neither may appear inside a name. */
-static int put_frame(struct pool *pl, const char *name, bool first)
+static long intern(struct fold *fo, const char *name)
 {
-    size_t n = strlen(name), i;
-    int rc = pool_reserve(pl, n + 1);
-    char *d;
+    size_t n = strlen(name), i = strcspn(name, ";\n\r"), before = fo->names.n;
+    char *fixed = NULL;
+    long id;
 
-    if (rc < 0)
-        return rc;
-    d = pl->p + pl->len;
-    if (!first)
-        *d++ = ';';
-    /* almost every name is clean: copy it whole, then fix what needs it */
-    memcpy(d, name, n);
-    for (i = strcspn(name, ";\n\r"); i < n; i++) {
-        if (d[i] == ';')
-            d[i] = ':';
-        else if (d[i] == '\n' || d[i] == '\r')
-            d[i] = '?';
+    if (i < n) {
+        fixed = strdup(name);
+        if (!fixed)
+            return -ENOMEM;
+        for (; i < n; i++) {
+            if (fixed[i] == ';')
+                fixed[i] = ':';
+            else if (fixed[i] == '\n' || fixed[i] == '\r')
+                fixed[i] = '?';
+        }
+        name = fixed;
     }
-    pl->len = (size_t)(d + n - pl->p);
-    return 0;
+    id = xu_strtab_intern(&fo->names, name, n);
+    free(fixed);
+    if (id < 0 || fo->names.n == before)
+        return id;
+    /* two tokens a name, numbered in 32 bits */
+    if ((size_t)id >= MAX_NAMES)
+        return -E2BIG;
+    if ((size_t)id >= fo->lens_cap) {
+        size_t cap = fo->lens_cap ? fo->lens_cap * 2 : 1024;
+        size_t *l = realloc(fo->lens, cap * sizeof(*l));
+
+        if (!l)
+            return -ENOMEM;
+        fo->lens = l;
+        fo->lens_cap = cap;
+    }
+    fo->lens[id] = n;
+    return id;
 }
 
-static int build_line(struct pool *pl, const struct xu_output_ctx *ctx,
-                      const struct xu_stack *s)
+/*
+ * The name of frame i of s.  It depends on the frame's value and on whether
+ * it is exact (looked up as itself) or a return address (looked up at
+ * pc - 1, and shown as its own pc when unresolved): one map for each, so
+ * each distinct frame is named once.
+ */
+static long frame_name(struct fold *fo, const struct xu_stack *s, uint32_t i)
 {
+    bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
+    struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
+    uint32_t id;
     char buf[19];
-    bool first = true;
-    uint32_t i;
-    int rc = 0;
+    long rc;
 
-    if (ctx->opts && ctx->opts->per_vcpu) {
-        snprintf(buf, sizeof(buf), "vcpu%" PRIu32, s->vcpu);
-        rc = put_frame(pl, buf, first);
-        first = false;
-    }
-    if (rc == 0 && xu_output_state_frame(ctx, s)) {
-        rc = put_frame(pl, xu_output_state_frame(ctx, s), first);
-        first = false;
-    }
-    if (rc == 0 && !xu_walk_complete(s->end)) {
-        rc = put_frame(pl, XU_INCOMPLETE_FRAME, first);
-        first = false;
-    }
-    for (i = s->depth; i-- > 0 && rc == 0; first = false)
-        rc = put_frame(pl, xu_output_frame_name(ctx, s, i, buf), first);
-    if (rc == 0)
-        rc = pool_reserve(pl, 1);
-    if (rc == 0)
-        pl->p[pl->len++] = '\0';
+    if (xu_u64map_get(m, s->pcs[i], &id))
+        return id;
+    rc = intern(fo, xu_output_frame_name(fo->ctx, s, i, buf));
+    if (rc >= 0 && xu_u64map_put(m, s->pcs[i], (uint32_t)rc) < 0)
+        return -ENOMEM;
     return rc;
 }
 
-static int line_cmp(const void *pa, const void *pb)
+static long vcpu_name(struct fold *fo, uint32_t vcpu)
 {
-    const struct line *a = pa, *b = pb;
+    char buf[19];
+    uint32_t id;
+    long rc;
 
-    return strcmp(a->text, b->text);
+    if (xu_u64map_get(&fo->vcpus, vcpu, &id))
+        return id;
+    snprintf(buf, sizeof(buf), "vcpu%" PRIu32, vcpu);
+    rc = intern(fo, buf);
+    if (rc >= 0 && xu_u64map_put(&fo->vcpus, vcpu, (uint32_t)rc) < 0)
+        return -ENOMEM;
+    return rc;
+}
+
+/* ------------------------------------------------------------- paths -- */
+
+/* The root frames a line has above the stack's own. */
+static uint32_t nr_roots(const struct xu_output_ctx *ctx, const struct xu_stack *s)
+{
+    return (ctx->opts && ctx->opts->per_vcpu) + (xu_output_state_frame(ctx, s) != NULL) +
+           !xu_walk_complete(s->end);
+}
+
+/* The line of s as names, root first, into ids: its length or -errno. */
+static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
+{
+    const struct xu_output_ctx *ctx = fo->ctx;
+    const char *state = xu_output_state_frame(ctx, s);
+    uint32_t len = 0, i;
+    long id = 0;
+
+    if (ctx->opts && ctx->opts->per_vcpu)
+        ids[len++] = (uint32_t)(id = vcpu_name(fo, s->vcpu));
+    if (id >= 0 && state)
+        ids[len++] = (uint32_t)(id = intern(fo, state));
+    if (id >= 0 && !xu_walk_complete(s->end))
+        ids[len++] = (uint32_t)(id = intern(fo, XU_INCOMPLETE_FRAME));
+    for (i = s->depth; id >= 0 && i-- > 0;)
+        ids[len++] = (uint32_t)(id = frame_name(fo, s, i));
+    return id < 0 ? id : (long)len;
+}
+
+/* Every stack the view keeps, as a path of tokens. */
+static int build_paths(struct fold *fo)
+{
+    const struct xu_profile *p = fo->ctx->profile;
+    size_t n = xu_profile_nr_stacks(p), k, nr_paths = 0, nr_vals = 0;
+    uint32_t *ids = malloc(XU_PATHS_MAX_LEN * sizeof(*ids));
+    int rc = 0;
+
+    if (!ids)
+        return -ENOMEM;
+    /* sizes first, so that each array is allocated once */
+    for (k = 0; k < n; k++) {
+        const struct xu_stack *s = xu_profile_stack(p, k);
+
+        if (xu_output_weight(fo->ctx, s) == 0)
+            continue;
+        nr_paths++;
+        nr_vals += nr_roots(fo->ctx, s) + s->depth;
+    }
+    rc = xu_paths_reserve(&fo->paths, nr_paths, nr_vals);
+    for (k = 0; k < n && rc == 0; k++) {
+        const struct xu_stack *s = xu_profile_stack(p, k);
+        uint64_t weight = xu_output_weight(fo->ctx, s);
+        long len, j;
+
+        if (weight == 0)
+            continue;
+        /* a profile holds at most XU_MAX_DEPTH_LIMIT frames a stack */
+        if (s->depth + 3 > XU_PATHS_MAX_LEN) {
+            rc = -EINVAL;
+            break;
+        }
+        len = line_names(fo, s, ids);
+        if (len < 0) {
+            rc = (int)len;
+            break;
+        }
+        for (j = 0; j < len; j++)
+            ids[j] = 2 * ids[j] + (j == len - 1 ? TOK_END : TOK_MORE);
+        rc = xu_paths_add(&fo->paths, ids, (uint32_t)len, weight, 0);
+    }
+    free(ids);
+    return rc;
+}
+
+/* ------------------------------------------------------------- ranks -- */
+
+struct tok {
+    const char *name;
+    size_t len;
+    uint32_t tok;
+};
+
+/* The bytes of "name;" or "name\0" against those of another token. */
+static int cmp_tok(const void *pa, const void *pb)
+{
+    const struct tok *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    unsigned char ca, cb;
+    int c = memcmp(a->name, b->name, n);
+
+    if (c)
+        return c;
+    ca = a->len > n ? (unsigned char)a->name[n] : (a->tok & 1) == TOK_MORE ? ';' : '\0';
+    cb = b->len > n ? (unsigned char)b->name[n] : (b->tok & 1) == TOK_MORE ? ';' : '\0';
+    return (ca > cb) - (ca < cb);
+}
+
+/* Paths of tokens become paths of token ranks (bytewise order). */
+static int rank_tokens(struct fold *fo)
+{
+    size_t ntok = 2 * fo->names.n, t;
+    struct tok *toks = malloc((ntok ? ntok : 1) * sizeof(*toks));
+    uint32_t *rank = malloc((ntok ? ntok : 1) * sizeof(*rank));
+    int rc = -ENOMEM;
+
+    fo->by_rank = malloc((ntok ? ntok : 1) * sizeof(*fo->by_rank));
+    if (!toks || !rank || !fo->by_rank)
+        goto out;
+    for (t = 0; t < ntok; t++)
+        toks[t] = (struct tok){ xu_strtab_get(&fo->names, (uint32_t)(t / 2)),
+                                fo->lens[t / 2], (uint32_t)t };
+    qsort(toks, ntok, sizeof(*toks), cmp_tok);
+    for (t = 0; t < ntok; t++) {
+        rank[toks[t].tok] = (uint32_t)t;
+        fo->by_rank[t] = toks[t].tok;
+    }
+    rc = xu_paths_remap(&fo->paths, rank, ntok);
+out:
+    free(toks);
+    free(rank);
+    return rc;
+}
+
+/* ----------------------------------------------------------- writing -- */
+
+/* Lines are many small pieces: one buffer and one fwrite a chunk, not a
+ * locked stdio call a piece. */
+struct out {
+    FILE *f;
+    size_t len;
+    int err;
+    char buf[OUT_BUF];
+};
+
+static void out_flush(struct out *o)
+{
+    if (o->len && !o->err && fwrite(o->buf, 1, o->len, o->f) != o->len)
+        o->err = -EIO;
+    o->len = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t n)
+{
+    if (n > OUT_BUF - o->len) {
+        out_flush(o);
+        if (n > OUT_BUF) {
+            if (!o->err && fwrite(s, 1, n, o->f) != n)
+                o->err = -EIO;
+            return;
+        }
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+static void out_line(struct out *o, const struct fold *fo, size_t k, uint64_t count)
+{
+    uint32_t len = xu_paths_len(&fo->paths, k), i;
+    char num[24];
+    size_t at = sizeof(num);
+
+    for (i = 0; i < len; i++) {
+        uint32_t name = fo->by_rank[xu_paths_val(&fo->paths, k, i)] / 2;
+
+        if (i)
+            out_put(o, ";", 1);
+        out_put(o, xu_strtab_get(&fo->names, name), fo->lens[name]);
+    }
+    num[--at] = '\n';
+    do {
+        num[--at] = (char)('0' + count % 10);
+        count /= 10;
+    } while (count);
+    num[--at] = ' ';
+    out_put(o, num + at, sizeof(num) - at);
+}
+
+/* The sorted paths, equal ones (first[k] == 0) merged into one line. */
+static int write_lines(FILE *f, const struct fold *fo, const uint32_t *order,
+                       const uint8_t *first)
+{
+    struct out *o = malloc(sizeof(*o));
+    size_t n = xu_paths_count(&fo->paths), i, j;
+    int rc;
+
+    if (!o)
+        return -ENOMEM;
+    o->f = f;
+    o->len = 0;
+    o->err = 0;
+    for (i = 0; i < n && !o->err; i = j) {
+        uint64_t count = 0;
+
+        for (j = i; j < n && (j == i || !first[j]); j++) {
+            uint64_t c = fo->paths.counts[order[j]];
+
+            count = c > UINT64_MAX - count ? UINT64_MAX : count + c;
+        }
+        out_line(o, fo, order[i], count);
+    }
+    out_flush(o);
+    rc = o->err;
+    free(o);
+    return rc;
 }
 
 static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
 {
-    size_t n = xu_profile_nr_stacks(ctx->profile), nl = 0, i, j;
-    struct pool pl = { 0 };
-    struct line *lines = NULL;
-    int rc = 0;
+    struct fold fo = { .ctx = ctx };
+    uint32_t *order = NULL;
+    uint8_t *first = NULL;
+    int rc;
 
-    lines = calloc(n ? n : 1, sizeof(*lines));
-    if (!lines) {
-        rc = -ENOMEM;
-        goto out;
-    }
-    for (i = 0; i < n; i++) {
-        const struct xu_stack *s = xu_profile_stack(ctx->profile, i);
-
-        uint64_t weight = xu_output_weight(ctx, s);
-
-        if (weight == 0)
-            continue;
-        lines[nl].off = pl.len;
-        lines[nl].count = weight;
-        rc = build_line(&pl, ctx, s);
-        if (rc < 0)
-            goto out;
-        nl++;
-    }
-    for (i = 0; i < nl; i++)
-        lines[i].text = pl.p + lines[i].off;
-    qsort(lines, nl, sizeof(*lines), line_cmp);
-
-    for (i = 0; i < nl; i = j) {
-        uint64_t count = 0;
-
-        for (j = i; j < nl && strcmp(lines[j].text, lines[i].text) == 0; j++)
-            count = lines[j].count > UINT64_MAX - count ? UINT64_MAX : count + lines[j].count;
-        if (fprintf(f, "%s %" PRIu64 "\n", lines[i].text, count) < 0) {
-            rc = -EIO;
-            goto out;
-        }
-    }
-
-out:
-    free(lines);
-    free(pl.p);
+    xu_paths_init(&fo.paths);
+    rc = build_paths(&fo);
+    /* frames are named: their maps are not needed while sorting */
+    xu_u64map_dispose(&fo.exact);
+    xu_u64map_dispose(&fo.caller);
+    xu_u64map_dispose(&fo.vcpus);
+    if (rc == 0)
+        rc = rank_tokens(&fo);
+    if (rc == 0)
+        rc = xu_paths_sort(&fo.paths, &order, &first);
+    if (rc == 0)
+        rc = write_lines(f, &fo, order, first);
+    free(order);
+    free(first);
+    free(fo.by_rank);
+    free(fo.lens);
+    xu_paths_dispose(&fo.paths);
+    xu_strtab_dispose(&fo.names);
     return rc;
 }
 

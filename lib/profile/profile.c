@@ -314,42 +314,87 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Put a into the open-addressing set (cap a power of two, never full);
- * returns 1 when it was new. */
-static int set_insert(uint64_t *set, uint8_t *used, size_t cap, uint64_t a)
-{
-    size_t j = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+/*
+ * The distinct addresses of a profile: an open-addressing set in one array
+ * of addresses, 0 marking a free slot (the address 0 itself is kept apart),
+ * at most half full.  One array, not addresses and "used" flags side by
+ * side: every frame of every stack is looked up here, and a second array
+ * was a second cache miss a frame.
+ */
+struct addr_set {
+    uint64_t *slots;
+    unsigned int bits;          /* 1 << bits slots */
+    size_t n;                   /* in slots (0 not counted) */
+    bool has_zero;
+};
 
-    while (used[j] && set[j] != a)
-        j = (j + 1) & (cap - 1);
-    if (used[j])
+static size_t set_slot(uint64_t a, unsigned int bits)
+{
+    return (size_t)((a * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
+static void set_put(uint64_t *slots, unsigned int bits, uint64_t a)
+{
+    size_t mask = ((size_t)1 << bits) - 1, j;
+
+    for (j = set_slot(a, bits); slots[j]; j = (j + 1) & mask)
+        ;
+    slots[j] = a;
+}
+
+static int set_grow(struct addr_set *set)
+{
+    size_t cap = (size_t)1 << set->bits, i;
+    uint64_t *slots;
+
+    if (set->bits >= 40 || !(slots = calloc(cap * 2, sizeof(*slots))))
+        return -ENOMEM;
+    for (i = 0; i < cap; i++)
+        if (set->slots[i])
+            set_put(slots, set->bits + 1, set->slots[i]);
+    free(set->slots);
+    set->slots = slots;
+    set->bits++;
+    return 0;
+}
+
+static int set_add(struct addr_set *set, uint64_t a)
+{
+    size_t mask = ((size_t)1 << set->bits) - 1, j;
+
+    if (a == 0) {
+        set->has_zero = true;
         return 0;
-    used[j] = 1;
-    set[j] = a;
-    return 1;
+    }
+    for (j = set_slot(a, set->bits); set->slots[j]; j = (j + 1) & mask)
+        if (set->slots[j] == a)
+            return 0;
+    set->slots[j] = a;
+    /* keep it at most half full: probes stay short and a free slot exists */
+    if (++set->n * 2 > mask + 1)
+        return set_grow(set);
+    return 0;
 }
 
 /*
- * Distinct addresses first (an open-addressing set, doubled as it fills),
- * then one sort of the distinct ones: profiles repeat the same return
- * addresses in most stacks, so sorting every frame would waste most of the
- * work.  The set grows with the distinct addresses, not with the frames: a
- * set sized for every frame (20 million for a million 20-deep samples)
- * cost 576 MiB of address space and a page fault per distinct address
- * (the worst case of the offline benchmark).
+ * Distinct addresses first, then one sort of the distinct ones: profiles
+ * repeat the same return addresses in most stacks, so sorting every frame
+ * would waste most of the work.  The set grows with the distinct addresses,
+ * not with the frames: a set sized for every frame (20 million for a
+ * million 20-deep samples) cost 576 MiB of address space and a page fault
+ * per distinct address (the worst case of the offline benchmark).
  */
 long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
 {
-    size_t cap = 1024, i, j, n = 0;
-    uint64_t *set = NULL, *addrs = NULL;
-    uint8_t *used = NULL;
+    struct addr_set set = { .bits = 10 };
+    uint64_t *addrs = NULL;
+    size_t i, n = 0;
     uint32_t k;
     long rc;
 
     *out = NULL;
-    set = malloc(cap * sizeof(*set));
-    used = calloc(cap, 1);
-    if (!set || !used) {
+    set.slots = calloc((size_t)1 << set.bits, sizeof(*set.slots));
+    if (!set.slots) {
         rc = -ENOMEM;
         goto out;
     }
@@ -357,45 +402,28 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
         const struct xu_stack *s = &p->stacks[i].s;
 
         for (k = 0; k < s->depth; k++) {
-            n += (size_t)set_insert(set, used, cap, xu_stack_lookup_addr(s, k));
-            if (n * 2 > cap) {      /* keep it at most half full */
-                size_t ncap = cap * 2;
-                uint64_t *nset = cap < SIZE_MAX / sizeof(*nset) / 2 ?
-                                 malloc(ncap * sizeof(*nset)) : NULL;
-                uint8_t *nused = nset ? calloc(ncap, 1) : NULL;
-
-                if (!nset || !nused) {
-                    free(nset);
-                    free(nused);
-                    rc = -ENOMEM;
-                    goto out;
-                }
-                for (j = 0; j < cap; j++)
-                    if (used[j])
-                        set_insert(nset, nused, ncap, set[j]);
-                free(set);
-                free(used);
-                set = nset;
-                used = nused;
-                cap = ncap;
+            if (set_add(&set, xu_stack_lookup_addr(s, k)) < 0) {
+                rc = -ENOMEM;
+                goto out;
             }
         }
     }
-    addrs = malloc((n ? n : 1) * sizeof(*addrs));
+    addrs = malloc((set.n + set.has_zero ? set.n + set.has_zero : 1) * sizeof(*addrs));
     if (!addrs) {
         rc = -ENOMEM;
         goto out;
     }
-    for (i = 0, n = 0; i < cap; i++)
-        if (used[i])
-            addrs[n++] = set[i];
+    if (set.has_zero)
+        addrs[n++] = 0;
+    for (i = 0; i < (size_t)1 << set.bits; i++)
+        if (set.slots[i])
+            addrs[n++] = set.slots[i];
     qsort(addrs, n, sizeof(*addrs), cmp_u64);
     *out = addrs;
     addrs = NULL;
     rc = (long)n;
 out:
     free(addrs);
-    free(set);
-    free(used);
+    free(set.slots);
     return rc;
 }

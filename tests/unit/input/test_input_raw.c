@@ -382,6 +382,95 @@ static void test_counts_bounded(void **state)
     free(text);
 }
 
+/*
+ * Hex frame lines are read straight from the read buffer when they can be
+ * (builder.c); every other way of writing one goes the general way, and
+ * both must read the same trace the same.
+ */
+static void test_raw_hex_lines(void **state)
+{
+    struct xu_input *in;
+    const struct xu_stack *s;
+
+    (void)state;
+    /* upper case, a CRLF, blanks around, the most digits an address has */
+    in = read_text("#h\n\n0X1A\n0x1\r\n0x2 \n\t0x3\n0xffffffffffffffff\n0xAbC\n1\n\n",
+                   XU_INPUT_RAW, NULL, 0);
+    assert_false(in->has_names);
+    assert_int_equal(in->stats.bad_lines, 0);
+    assert_int_equal(in->stats.lines, 10);
+    s = xu_profile_stack(in->profile, 0);
+    assert_int_equal(s->depth, 6);
+    assert_int_equal(s->pcs[0], 0x1a);
+    assert_int_equal(s->pcs[1], 0x1);
+    assert_int_equal(s->pcs[2], 0x2);
+    assert_int_equal(s->pcs[3], 0x3);
+    assert_true(s->pcs[4] == UINT64_MAX);
+    assert_int_equal(s->pcs[5], 0xabc);
+    xu_input_free(in);
+    /* a control character after the digits: not a frame */
+    in = read_text("0x1\r\r\n0x2\n1\n\n", XU_INPUT_RAW, NULL, 0);
+    assert_int_equal(in->stats.bad_lines, 1);
+    assert_int_equal(xu_profile_stack(in->profile, 0)->depth, 1);
+    xu_input_free(in);
+    /* a NUL inside: the line is skipped, not cut at the NUL */
+    {
+        static const char nul[] = "0x1\0" "2\n0x3\n1\n\n";
+        FILE *f = fmemopen((void *)nul, sizeof(nul) - 1, "r");
+
+        assert_non_null(f);
+        assert_int_equal(xu_input_read(f, XU_INPUT_RAW, NULL, &quiet_log, &in), 0);
+        fclose(f);
+        assert_int_equal(in->stats.bad_lines, 1);
+        s = xu_profile_stack(in->profile, 0);
+        assert_int_equal(s->depth, 1);
+        assert_int_equal(s->pcs[0], 0x3);
+        xu_input_free(in);
+    }
+    /* 17 digits, or none, are no address: the frames become names */
+    in = read_text("0x00000000000000001\n0x\n0x5\n1\n\n", XU_INPUT_RAW, NULL, 0);
+    assert_true(in->has_names);
+    assert_string_equal(frame(in, 0, 0), "0x00000000000000001");
+    assert_string_equal(frame(in, 0, 1), "0x");
+    assert_string_equal(frame(in, 0, 2), "0x5");
+    xu_input_free(in);
+    /* the last line without its newline */
+    in = read_text("0x6\n1\n\n0x7\n0x8", XU_INPUT_RAW, NULL, 0);
+    s = xu_profile_stack(in->profile, 1);
+    assert_int_equal(s->depth, 2);
+    assert_int_equal(s->pcs[1], 0x8);
+    assert_int_equal(s->end, XU_WALK_BAD_FRAME);
+    xu_input_free(in);
+}
+
+/* Lines cut by the end of a read (64 KiB at a time) read as whole ones. */
+static void test_raw_lines_across_reads(void **state)
+{
+    size_t n = 9000, cap = n * 40 + 1, len = 0, k;
+    char *text = malloc(cap);
+    struct xu_input *in;
+
+    (void)state;
+    assert_non_null(text);
+    for (k = 0; k < n; k++)
+        len += (size_t)snprintf(text + len, cap - len, "0x%zx\n0x%zx\r\n1\n\n",
+                                k + 1, (k * 977) << (k % 40));
+    in = read_text(text, XU_INPUT_RAW, NULL, 0);
+    assert_false(in->has_names);
+    assert_int_equal(in->stats.bad_lines, 0);
+    assert_int_equal(in->stats.lines, 4 * n);
+    assert_int_equal(xu_profile_nr_stacks(in->profile), n);
+    for (k = 0; k < n; k++) {
+        const struct xu_stack *s = xu_profile_stack(in->profile, k);
+
+        assert_int_equal(s->depth, 2);
+        assert_int_equal(s->pcs[0], k + 1);
+        assert_true(s->pcs[1] == (k * 977) << (k % 40));
+    }
+    xu_input_free(in);
+    free(text);
+}
+
 /* Input that is not a trace is refused, not read as one garbage sample. */
 static void test_raw_not_a_trace(void **state)
 {
@@ -404,6 +493,8 @@ int main(void)
         cmocka_unit_test(test_read_path),
         cmocka_unit_test(test_counts_bounded),
         cmocka_unit_test(test_raw_not_a_trace),
+        cmocka_unit_test(test_raw_hex_lines),
+        cmocka_unit_test(test_raw_lines_across_reads),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,39 @@ static void test_unique_addrs_adjusts_return_addresses(void **state)
     xu_profile_free(p);
 }
 
+/* The set behind unique_addrs: 0 (its free-slot mark) and the largest
+ * address are addresses like any other, duplicates count once, and the
+ * set grows well past its first size. */
+static void test_unique_addrs_every_value(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    uint64_t pcs[4], *addrs;
+    size_t i;
+    long n;
+
+    (void)state;
+    assert_non_null(p);
+    pcs[0] = 0;                 /* exact: looked up as 0 */
+    pcs[1] = 1;                 /* a return address: looked up at 0 too */
+    pcs[2] = 0;                 /* a return address: looked up at UINT64_MAX */
+    assert_int_equal(xu_profile_add(p, 0, pcs, 3, XU_WALK_COMPLETE, 1), 0);
+    for (i = 0; i < 5000; i++) {
+        pcs[0] = 0x1000 + 16 * (i % 2500);     /* every address twice */
+        pcs[1] = 0xffffffff80000001ULL + i;
+        assert_int_equal(xu_profile_add(p, (uint32_t)i, pcs, 2, XU_WALK_COMPLETE, 1), 0);
+    }
+    n = xu_profile_unique_addrs(p, &addrs);
+    assert_int_equal(n, 1 + 2500 + 5000 + 1);
+    assert_int_equal(addrs[0], 0);
+    for (i = 0; i < 2500; i++)
+        assert_int_equal(addrs[1 + i], 0x1000 + 16 * i);
+    for (i = 0; i < 5000; i++)
+        assert_true(addrs[2501 + i] == 0xffffffff80000000ULL + i);
+    assert_true(addrs[7501] == UINT64_MAX);
+    free(addrs);
+    xu_profile_free(p);
+}
+
 static void test_rejects_bad_input(void **state)
 {
     struct xu_profile *p = xu_profile_new(0);
@@ -157,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_cap_counts_dropped),
         cmocka_unit_test(test_many_stacks_all_findable),
         cmocka_unit_test(test_unique_addrs_adjusts_return_addresses),
+        cmocka_unit_test(test_unique_addrs_every_value),
         cmocka_unit_test(test_rejects_bad_input),
         cmocka_unit_test(test_total_bounded),
     };
