@@ -2,7 +2,8 @@
 /*
  * cmd_convert.c - `xen-uniprof convert [OPTIONS] INPUT`: a raw trace (ours
  * or the original uniprof's) or folded stacks, symbolised against --elf
- * when its frames are addresses, written in any output format.
+ * when its frames are addresses (names demangled unless --no-demangle),
+ * written in any output format.
  *
  * Also what convert and diff share: reading a profile back and the logger.
  */
@@ -76,7 +77,8 @@ void xu_cmd_loaded_dispose(struct xu_loaded *l)
 }
 
 int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symtab *symtab,
-                const char *elf_path, struct xu_log *log, struct xu_loaded *out)
+                const char *elf_path, bool raw_names, struct xu_log *log,
+                struct xu_loaded *out)
 {
     struct xu_input_options io = { .symtab = symtab };
     uint64_t *addrs = NULL;
@@ -99,7 +101,8 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
             rc = XU_EXIT_FAILURE;
             goto out;
         }
-        out->syms = xu_symbolizer_new(symtab, addrs, (size_t)n);
+        out->syms = xu_symbolizer_new_flags(symtab, addrs, (size_t)n,
+                                            raw_names ? XU_SYMBOLIZER_RAW_NAMES : 0);
         if (!out->syms) {
             xu_error(log, "symbolising %s: %s", path, strerror(errno));
             rc = XU_EXIT_FAILURE;
@@ -219,7 +222,7 @@ int xu_cmd_convert(int argc, char **argv)
         if (rc)
             goto out;
     }
-    rc = xu_cmd_load(input, ifmt, symtab, elf, &log, &l);
+    rc = xu_cmd_load(input, ifmt, symtab, elf, oo.raw_names, &log, &l);
     if (rc)
         goto out;
     if (elf && l.input->has_names)

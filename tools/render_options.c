@@ -23,6 +23,7 @@ static const struct {
     { XU_ROPT_PALETTE, "--palette" },
     { XU_ROPT_WEIGHT, "--weight" },
     { XU_ROPT_STATE, "--state" },
+    { XU_ROPT_NO_DEMANGLE, "--no-demangle" },
 };
 
 const char *xu_render_option_name(int c)
@@ -110,6 +111,9 @@ int xu_render_option(int c, const char *arg, struct xu_output_options *oo,
             return -1;
         }
         oo->states = (enum xu_state_view)k;
+        return 1;
+    case XU_ROPT_NO_DEMANGLE:
+        oo->raw_names = true;
         return 1;
     default:
         return 0;

@@ -2,9 +2,10 @@
 /*
  * render_options.h - the options every command that writes a profile
  * shares: how the profile is drawn (flame graph size, title, colours),
- * whether vCPUs are kept apart, and the view on vCPU states (which samples,
- * weighted how).  One table and one parser, so that
- * `xen-uniprof DOMAIN`, `convert` and `diff` spell and check them alike.
+ * whether vCPUs are kept apart, the view on vCPU states (which samples,
+ * weighted how), and whether function names are demangled.  One table and
+ * one parser, so that `xen-uniprof DOMAIN`, `convert` and `diff` spell and
+ * check them alike.
  *
  * Use: put XU_RENDER_LONG_OPTIONS in the command's struct option table,
  * and hand every getopt_long() result to xu_render_option() first.
@@ -28,6 +29,7 @@ enum {
     XU_ROPT_PALETTE,
     XU_ROPT_WEIGHT,
     XU_ROPT_STATE,
+    XU_ROPT_NO_DEMANGLE,
 };
 
 #define XU_RENDER_LONG_OPTIONS                                          \
@@ -39,7 +41,8 @@ enum {
     { "inverted",  no_argument,       NULL, XU_ROPT_INVERTED },         \
     { "palette",   required_argument, NULL, XU_ROPT_PALETTE },         \
     { "weight",    required_argument, NULL, XU_ROPT_WEIGHT },          \
-    { "state",     required_argument, NULL, XU_ROPT_STATE }
+    { "state",     required_argument, NULL, XU_ROPT_STATE },           \
+    { "no-demangle", no_argument,     NULL, XU_ROPT_NO_DEMANGLE }
 
 /* Help text for these options, formatted like the commands' own. */
 #define XU_RENDER_USAGE \
@@ -57,7 +60,9 @@ enum {
     "                         previous tick)\n" \
     "      --state=WHICH      all (the default), oncpu (running), offcpu\n" \
     "                         (runnable, blocked), or split (under [running],\n" \
-    "                         [runnable], [blocked] root frames)\n"
+    "                         [runnable], [blocked] root frames)\n" \
+    "      --no-demangle      keep function names as the ELF spells them (C++,\n" \
+    "                         Rust and OCaml names are shown readable by default)\n"
 
 /* The long name of a render option's getopt value ("--width"), or NULL. */
 const char *xu_render_option_name(int c);

@@ -15,7 +15,8 @@
  *   sample        location ids leaf first, "vcpu" and "state" labels
  *                 ("running", "runnable", "blocked", "offline", "unknown")
  *   location      one per distinct frame address, with its function
- *   function      one per function name
+ *   function      one per function name: the demangled name, and as its
+ *                 system_name the symbol as the ELF spells it
  *   mapping       the guest ELF with its build-id, when one was given
  *
  * A walk that did not complete gets "[incomplete]" as its outermost frame,
@@ -172,11 +173,17 @@ static uint64_t function_id(struct pprof *pp, struct parts *pt, uint32_t fid)
 
     if (!(pp->func_written[fid / 32] & (1u << (fid % 32)))) {
         const char *name = xu_funcs_name(&pp->fn, fid);
+        const char *system_name = name;
+        const struct xu_symbol *sym = NULL;
 
+        /* the symbol as the ELF spells it (mangled), beside the readable name */
+        if (pp->ctx->syms && !pp->ctx->names && pp->fn.has_addr[fid] &&
+            xu_symbolizer_name(pp->ctx->syms, pp->fn.addr[fid], &sym) && sym)
+            system_name = sym->name;
         pp->func_written[fid / 32] |= 1u << (fid % 32);
         pb_uint(&pp->sub, FUNCTION_ID, (uint64_t)fid + 1);
         pb_uint(&pp->sub, FUNCTION_NAME, str_id(pp, name));
-        pb_uint(&pp->sub, FUNCTION_SYSTEM_NAME, str_id(pp, name));
+        pb_uint(&pp->sub, FUNCTION_SYSTEM_NAME, str_id(pp, system_name));
         if (elf)
             pb_uint(&pp->sub, FUNCTION_FILENAME, str_id(pp, elf));
         pb_message(&pt->funcs, PROFILE_FUNCTION, &pp->sub);

@@ -81,6 +81,8 @@ struct xu_output_options {
     enum xu_svg_palette palette;        /* svg */
     enum xu_weight weight;      /* every writer but raw (which keeps everything) */
     enum xu_state_view states;  /* every writer but raw */
+    bool raw_names;             /* --no-demangle: for the symboliser, not the writers:
+                                 * names as the ELF spells them */
 };
 
 /*

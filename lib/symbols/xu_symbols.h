@@ -58,19 +58,30 @@ unsigned int xu_symtab_machine(const struct xu_symtab *st);
 
 struct xu_symbolizer;
 
+/* xu_symbolizer_new_flags(): names as the ELF spells them (--no-demangle). */
+#define XU_SYMBOLIZER_RAW_NAMES (1u << 0)
+
 /*
  * Resolve each of the n sorted, distinct addrs once against st (st may be
  * NULL: every address stays unresolved).  NULL with errno on failure.
+ * Names are demangled (xu_demangle.h) once per distinct symbol, however
+ * many addresses fall in it, unless flags has XU_SYMBOLIZER_RAW_NAMES;
+ * xu_symbolizer_new() is xu_symbolizer_new_flags() with flags 0.
  */
 struct xu_symbolizer *xu_symbolizer_new(const struct xu_symtab *st,
                                         const uint64_t *addrs, size_t n);
+struct xu_symbolizer *xu_symbolizer_new_flags(const struct xu_symtab *st,
+                                              const uint64_t *addrs, size_t n,
+                                              unsigned int flags);
 void xu_symbolizer_free(struct xu_symbolizer *sz);
 
 /*
  * Name of the function containing addr, which must be one of the addresses
- * given to xu_symbolizer_new (others return NULL).  Unresolved addresses get
- * their hex form ("0xffffffff8000102a"), so every frame has a name.
- * *sym, when not NULL, receives the symbol or NULL when unresolved.
+ * given to xu_symbolizer_new (others return NULL): demangled when it was
+ * mangled (and not XU_SYMBOLIZER_RAW_NAMES), owned by sz.  Unresolved
+ * addresses get their hex form ("0xffffffff8000102a"), so every frame has a
+ * name.  *sym, when not NULL, receives the symbol (whose name is the raw,
+ * mangled one: pprof's system name) or NULL when unresolved.
  */
 const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
                                const struct xu_symbol **sym);

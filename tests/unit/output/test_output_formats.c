@@ -144,7 +144,7 @@ struct decoded {
     size_t nr_samples;
     uint64_t loc_addr[16], loc_func[16], loc_mapping[16];
     size_t nr_locs;
-    uint64_t func_name[16];
+    uint64_t func_name[16], func_system_name[16];
     size_t nr_funcs;
     uint64_t map_start, map_limit, map_file, map_build_id, map_has_functions;
     size_t nr_mappings;
@@ -247,15 +247,17 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
         case 5:         /* function */
             id = 0;
             {
-                uint64_t name = 0;
+                uint64_t name = 0, system_name = 0;
 
                 while (sub.p < sub.end) {
                     f = next_field(&sub, &v, &s2);
                     if (f == 1) id = v;
                     if (f == 2) name = v;
+                    if (f == 3) system_name = v;
                 }
                 assert_true(id >= 1 && id <= 16);
                 d->func_name[id - 1] = name;
+                d->func_system_name[id - 1] = system_name;
                 d->nr_funcs++;
             }
             break;
@@ -305,12 +307,13 @@ static const char *str(const struct decoded *d, uint64_t i)
     return d->strings[i];
 }
 
-/* A live-run profile with the guest ELF: addresses, functions, a mapping
- * with the build-id, the period and duration, and [incomplete]. */
+/* A live-run profile with the guest ELF: addresses, functions (a mangled
+ * one readable, its symbol as the system name), a mapping with the
+ * build-id, the period and duration, and [incomplete]. */
 static void test_pprof_decoded(void **state)
 {
     static const struct mkelf_sym syms[] = {
-        { "main", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "camlMain__main_12", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
         { "work", 0x1040, 0x40, STT_FUNC, STB_GLOBAL, 0 },
     };
     static const uint64_t s1[] = { 0x1044, 0x1010 }, s2[] = { 0x1050 };
@@ -376,7 +379,12 @@ static void test_pprof_decoded(void **state)
     assert_int_equal(d.loc_addr[d.sample_locs[0][0] - 1], 0x1044);
     assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][0] - 1] - 1]), "work");
     assert_int_equal(d.loc_addr[d.sample_locs[0][1] - 1], 0x1010);
-    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][1] - 1] - 1]), "main");
+    assert_string_equal(str(&d, d.func_system_name[d.loc_func[d.sample_locs[0][0] - 1] - 1]),
+                        "work");
+    assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[0][1] - 1] - 1]),
+                        "Main.main");
+    assert_string_equal(str(&d, d.func_system_name[d.loc_func[d.sample_locs[0][1] - 1] - 1]),
+                        "camlMain__main_12");
     assert_int_equal(d.loc_mapping[d.sample_locs[0][0] - 1], 1);
     assert_string_equal(str(&d, d.func_name[d.loc_func[d.sample_locs[1][1] - 1] - 1]),
                         "[incomplete]");

@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "mkelf.h"
+#include "symbols/xu_demangle.h"
 
 struct fixture {
     char dir[64];
@@ -173,6 +174,53 @@ static void test_convert_original_to_folded(void **state)
     assert_int_equal(run(fx, xu_cmd_convert, "convert", "-o", fx->out, fx->syms, NULL), 0);
     out = read_file(fx->out);
     assert_string_equal(out, expected_folded);
+    free(out);
+}
+
+/* Mangled names (C++, Rust legacy with a "[u8; 16]", OCaml) read readable
+ * in folded output, with the ';' of the Rust name made ':' as for any name,
+ * so the lines read back; --no-demangle keeps them as the ELF spells them. */
+#define RUST_FMT "_ZN4core5array71_$LT$impl$u20$core..fmt..Debug$u20$for$u20$$u5b$u8$u3b$" \
+    "$u20$16$u5d$$GT$3fmt17h0123456789abcdefE"
+static void test_convert_demangles(void **state)
+{
+    static const struct mkelf_sym syms[] = {
+        { "_ZN3app4mainEv", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { RUST_FMT, 0x1040, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "camlStdlib__$2a$2a_123", 0x1080, 0x20, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    struct fixture *fx = *state;
+    bool cxx = xu_demangle_have_libiberty();
+    const char *m = cxx ? "app::main()" : "_ZN3app4mainEv";
+    const char *w = cxx ? "core::array::<impl core::fmt::Debug for [u8: 16]>::fmt" : RUST_FMT;
+    char elf[160], back[160], want[1024];
+    char *out;
+
+    snprintf(elf, sizeof(elf), "%s/mangled.elf", fx->dir);
+    snprintf(back, sizeof(back), "%s/back.folded", fx->dir);
+    assert_int_equal(mkelf_write(elf, 0x1000, 0x100, syms, 3, 0), 0);
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-e", elf, "-f", "folded", "-o",
+                         fx->out, fx->trace, NULL), 0);
+    snprintf(want, sizeof(want), "[incomplete];%s;Stdlib.** 1\n%s;%s 2\n%s;%s;Stdlib.** 2\n",
+             w, m, w, m, w);
+    out = read_file(fx->out);
+    assert_string_equal(out, want);
+    free(out);
+    /* names with blanks still read back as the same stacks */
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-i", "folded", "-f", "folded", "-o",
+                         back, fx->out, NULL), 0);
+    out = read_file(back);
+    assert_string_equal(out, want);
+    free(out);
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--no-demangle", "-e", elf, "-f",
+                         "folded", "-o", fx->out, fx->trace, NULL), 0);
+    snprintf(want, sizeof(want), "[incomplete];%s;%s 1\n%s;%s 2\n%s;%s;%s 2\n",
+             RUST_FMT, "camlStdlib__$2a$2a_123", "_ZN3app4mainEv", RUST_FMT,
+             "_ZN3app4mainEv", RUST_FMT, "camlStdlib__$2a$2a_123");
+    out = read_file(fx->out);
+    assert_string_equal(out, want);
     free(out);
 }
 
@@ -399,6 +447,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_convert_original_to_folded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_demangles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_report, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_raw_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_views, setup, teardown),
