@@ -89,16 +89,22 @@ void xu_pause_free(struct xu_pause *p)
     free(p);
 }
 
-int xu_pause_take(struct xu_pause *p)
+/* The registers pause_regs() reads with the pause. */
+struct regs_request {
+    unsigned int n;
+    struct xu_vcpu_regs *regs;
+    int *rcs;
+};
+
+/* Our first reference, the state word published around the call that
+ * takes it: the target's pause(), or with req its pause_regs(). */
+static int take_first(struct xu_pause *p, const struct regs_request *req)
 {
     int rc;
 
-    if (p->held) {
-        p->held++;
-        return 0;
-    }
     publish(p->state, XU_PAUSE_PAUSING);
-    rc = p->t->ops->pause(p->t);
+    rc = req ? p->t->ops->pause_regs(p->t, req->n, req->regs, req->rcs)
+             : p->t->ops->pause(p->t);
     if (rc < 0) {
         publish(p->state, XU_PAUSE_RUNNING);
         return rc;
@@ -108,28 +114,27 @@ int xu_pause_take(struct xu_pause *p)
     return 0;
 }
 
+int xu_pause_take(struct xu_pause *p)
+{
+    if (p->held) {
+        p->held++;
+        return 0;
+    }
+    return take_first(p, NULL);
+}
+
 int xu_pause_take_regs(struct xu_pause *p, unsigned int n, struct xu_vcpu_regs *regs,
                        int *rcs)
 {
+    const struct regs_request req = { .n = n, .regs = regs, .rcs = rcs };
     int rc;
 
-    if (p->held || !p->batching || !p->t->ops->pause_regs || n == 0)
-        goto one_by_one;
-    publish(p->state, XU_PAUSE_PAUSING);
-    rc = p->t->ops->pause_regs(p->t, n, regs, rcs);
-    if (rc == -EOPNOTSUPP) {
-        publish(p->state, XU_PAUSE_RUNNING);
-        goto one_by_one;
+    if (!p->held && p->batching && p->t->ops->pause_regs && n > 0) {
+        rc = take_first(p, &req);
+        /* -EOPNOTSUPP: nothing was done, the ordinary pause follows */
+        if (rc != -EOPNOTSUPP)
+            return rc;
     }
-    if (rc < 0) {
-        publish(p->state, XU_PAUSE_RUNNING);
-        return rc;
-    }
-    p->held = 1;
-    publish(p->state, XU_PAUSE_PAUSED);
-    return 0;
-
-one_by_one:
     rc = xu_pause_take(p);
     return rc < 0 ? rc : 1;
 }

@@ -307,76 +307,97 @@ static void assert_reads_equal(const struct xu_vcpu_regs *regs, const int *rcs,
     }
 }
 
+/* A target on the fake domain with the pause handle a sampler has, and a
+ * tick's registers. */
+struct batch {
+    struct xu_target t;
+    struct xu_pause *p;
+    volatile uint32_t word;
+    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
+    int rcs[FAKE_NR_VCPUS];
+};
+
+static void batch_open(struct batch *b)
+{
+    memset(b, 0, sizeof(*b));
+    assert_int_equal(xu_target_open(&b->t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
+    assert_int_equal(xu_pause_new(&b->p, &b->t, &b->word, &fake_xen_log), 0);
+}
+
+static int batch_take(struct batch *b)
+{
+    return xu_pause_take_regs(b->p, FAKE_NR_VCPUS, b->regs, b->rcs);
+}
+
+/* Gives the pause back, closes, and checks that nothing is left. */
+static void batch_close(struct batch *b)
+{
+    if (xu_pause_held(b->p))
+        assert_int_equal(xu_pause_release(b->p), 0);
+    assert_int_equal(fake_xen.pause_count, 0);
+    assert_int_equal(b->word, XU_PAUSE_RUNNING);
+    xu_pause_free(b->p);
+    xu_target_close(&b->t);
+    contract_assert_released();
+}
+
 /* One multicall pauses and reads every vCPU, PV and HVM alike, giving what
  * one read per vCPU gives; it counts as one hypercall, allocates nothing,
  * and the domain is paused once, by one reference. */
 static void test_pause_regs_in_one_multicall(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
     struct read ref[FAKE_NR_VCPUS];
-    volatile uint32_t word = 0;
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
 
     for (int i = 0; i < 2; i++) {
         fake_xen.flags = i ? XEN_DOMINF_hvm_guest : 0;
         fake_xen.multicalls = 0;
-        assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-        assert_int_equal(xu_pause_new(&p, &t, &word, &fake_xen_log), 0);
-        int a = fake_xen.allocs, b = bufs.allocs;
+        batch_open(&b);
+        int a = fake_xen.allocs, bufs_before = bufs.allocs;
         for (int s = 0; s < 50; s++) {
-            uint64_t calls = t.hypercalls;
+            uint64_t calls = b.t.hypercalls;
 
-            memset(regs, 0xa5, sizeof(regs));
-            assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
+            memset(b.regs, 0xa5, sizeof(b.regs));
+            assert_int_equal(batch_take(&b), 0);
             /* HVM: the two vCPUs that are not up have no CPU record, and
              * the architecture then asks whether each is online: a call
              * each, after the multicall */
-            assert_int_equal(t.hypercalls - calls, i ? 3 : 1);
+            assert_int_equal(b.t.hypercalls - calls, i ? 3 : 1);
             assert_int_equal(fake_xen.pause_count, 1);
-            assert_int_equal(word, XU_PAUSE_PAUSED);
+            assert_int_equal(b.word, XU_PAUSE_PAUSED);
             assert_int_equal(fake_xen.allocs, a);
-            read_one_by_one(&t, ref);
-            assert_reads_equal(regs, rcs, ref);
-            assert_true(regs[0].online && regs[3].online);
-            assert_false(regs[1].online);
-            assert_int_equal(xu_pause_release(p), 0);
+            read_one_by_one(&b.t, ref);
+            assert_reads_equal(b.regs, b.rcs, ref);
+            assert_true(b.regs[0].online && b.regs[3].online);
+            assert_false(b.regs[1].online);
+            assert_int_equal(xu_pause_release(b.p), 0);
             assert_int_equal(fake_xen.pause_count, 0);
-            assert_int_equal(word, XU_PAUSE_RUNNING);
+            assert_int_equal(b.word, XU_PAUSE_RUNNING);
         }
         assert_int_equal(fake_xen.multicalls, 50);
         assert_int_equal(fake_xen.allocs, a);
-        assert_int_equal(bufs.allocs, b);
-        xu_pause_free(p);
-        xu_target_close(&t);
+        assert_int_equal(bufs.allocs, bufs_before);
+        batch_close(&b);
     }
-    contract_assert_released();
 }
 
 /* A hypervisor that refuses the multicall: nothing ran, so the ordinary
  * pause is taken and the caller reads (1), and it is not asked again. */
 static void test_pause_regs_refused_falls_back(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
 
     fake_xen.multicall_errno = ENOSYS;
-    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    batch_open(&b);
     for (int s = 0; s < 3; s++) {
-        assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+        assert_int_equal(batch_take(&b), 1);
         assert_int_equal(fake_xen.pause_count, 1);
-        assert_int_equal(xu_pause_release(p), 0);
+        assert_int_equal(xu_pause_release(b.p), 0);
         assert_int_equal(fake_xen.pause_count, 0);
     }
     assert_int_equal(fake_xen.multicalls, 1);
     assert_int_equal(fake_xen.nr_errors, 0);
-    xu_pause_free(p);
-    xu_target_close(&t);
-    contract_assert_released();
+    batch_close(&b);
 }
 
 /* The pause entry fails: batching turns off, the ordinary pause is tried
@@ -385,31 +406,23 @@ static void test_pause_regs_refused_falls_back(void **state)
  * word says RUNNING. */
 static void test_pause_regs_pause_fails(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
-    volatile uint32_t word = 0;
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
 
-    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_pause_new(&p, &t, &word, &fake_xen_log), 0);
+    batch_open(&b);
     fake_xen.fail_cmd = XEN_DOMCTL_pausedomain;
     fake_xen.fail_errno = EPERM;
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), -EPERM);
+    assert_int_equal(batch_take(&b), -EPERM);
     assert_int_equal(fake_xen.pause_count, 0);
-    assert_int_equal(xu_pause_held(p), 0);
-    assert_int_equal(word, XU_PAUSE_RUNNING);
+    assert_int_equal(xu_pause_held(b.p), 0);
+    assert_int_equal(b.word, XU_PAUSE_RUNNING);
     assert_int_equal(fake_xen.nr_errors, 1);
     assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_pausedomain"));
     /* a pause refused inside a multicall only: the next tick pauses */
     fake_xen.fail_cmd = 0;
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
+    assert_int_equal(batch_take(&b), 1);
     assert_int_equal(fake_xen.pause_count, 1);
     assert_int_equal(fake_xen.multicalls, 1);
-    assert_int_equal(xu_pause_release(p), 0);
-    xu_pause_free(p);
-    xu_target_close(&t);
-    contract_assert_released();
+    batch_close(&b);
 }
 
 /* A read that fails inside the multicall is made again on its own, and
@@ -417,82 +430,59 @@ static void test_pause_regs_pause_fails(void **state)
  * all the same. */
 static void test_pause_regs_read_fails(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
+    uint64_t calls;
 
-    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    batch_open(&b);
     fake_xen.fail_cmd = XEN_DOMCTL_getvcpucontext;
     fake_xen.fail_errno = EFAULT;
-    uint64_t calls = t.hypercalls;
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
-    assert_int_equal(t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
+    calls = b.t.hypercalls;
+    assert_int_equal(batch_take(&b), 0);
+    assert_int_equal(b.t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
     assert_int_equal(fake_xen.pause_count, 1);
     for (unsigned int v = 0; v < FAKE_NR_VCPUS; v++)
-        assert_int_equal(rcs[v], -EFAULT);
+        assert_int_equal(b.rcs[v], -EFAULT);
     assert_non_null(strstr(fake_xen.last_msg, "XEN_DOMCTL_getvcpucontext"));
-    assert_int_equal(xu_pause_release(p), 0);
-    assert_int_equal(fake_xen.pause_count, 0);
-    xu_pause_free(p);
-    xu_target_close(&t);
-    contract_assert_released();
+    batch_close(&b);
 }
 
 /* A multicall cut short after its pause ran: the pause is ours (given back
  * by the release), and every vCPU is read again, one call each. */
 static void test_pause_regs_cut_short(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
     struct read ref[FAKE_NR_VCPUS];
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
     uint64_t calls;
 
-    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
+    batch_open(&b);
     fake_xen.multicall_cut = 2;
-    calls = t.hypercalls;
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 0);
-    assert_int_equal(t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
+    calls = b.t.hypercalls;
+    assert_int_equal(batch_take(&b), 0);
+    assert_int_equal(b.t.hypercalls - calls, 1 + FAKE_NR_VCPUS);
     assert_int_equal(fake_xen.pause_count, 1);
-    read_one_by_one(&t, ref);
-    assert_reads_equal(regs, rcs, ref);
-    assert_int_equal(xu_pause_release(p), 0);
-    assert_int_equal(fake_xen.pause_count, 0);
-    xu_pause_free(p);
-    xu_target_close(&t);
-    contract_assert_released();
+    read_one_by_one(&b.t, ref);
+    assert_reads_equal(b.regs, b.rcs, ref);
+    batch_close(&b);
 }
 
 /* Batching off (the comparison runs), or a reference already held (the ELF
  * check inside a --create run): no multicall, the caller reads. */
 static void test_pause_regs_not_batched(void **state)
 {
-    struct xu_vcpu_regs regs[FAKE_NR_VCPUS];
-    int rcs[FAKE_NR_VCPUS];
-    struct xu_target t;
-    struct xu_pause *p;
+    struct batch b;
 
-    assert_int_equal(xu_target_open(&t, &xu_target_xencall_ops, 7, &fake_xen_log), 0);
-    assert_int_equal(xu_pause_new(&p, &t, NULL, &fake_xen_log), 0);
-    xu_pause_set_batching(p, false);
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
-    assert_int_equal(xu_pause_release(p), 0);
-    xu_pause_set_batching(p, true);
-    assert_int_equal(xu_pause_take(p), 0);
-    assert_int_equal(xu_pause_take_regs(p, FAKE_NR_VCPUS, regs, rcs), 1);
-    assert_int_equal(xu_pause_held(p), 2);
+    batch_open(&b);
+    xu_pause_set_batching(b.p, false);
+    assert_int_equal(batch_take(&b), 1);
+    assert_int_equal(xu_pause_release(b.p), 0);
+    xu_pause_set_batching(b.p, true);
+    assert_int_equal(xu_pause_take(b.p), 0);
+    assert_int_equal(batch_take(&b), 1);
+    assert_int_equal(xu_pause_held(b.p), 2);
     assert_int_equal(fake_xen.pause_count, 1);
-    assert_int_equal(xu_pause_release(p), 0);
-    assert_int_equal(xu_pause_release(p), 0);
-    assert_int_equal(fake_xen.pause_count, 0);
+    assert_int_equal(xu_pause_release(b.p), 0);
     assert_int_equal(fake_xen.multicalls, 0);
-    xu_pause_free(p);
-    xu_target_close(&t);
-    contract_assert_released();
+    batch_close(&b);
 }
 
 int main(void)
