@@ -198,6 +198,15 @@ int xu_domdir_resolve(struct xu_domdir *d, const char *qualifier,
     }
 
     rc = d->ops->list(d, &l);
+    if (rc < 0 && d->fallback) {
+        /* A libxl of another Xen release than the one running cannot list
+         * (the hypervisor refuses its sysctl); xenstore's names do not
+         * depend on it, and the backend then says which Xen runs. */
+        xu_warn(d->log, "cannot list domains (%s): %s; names from %s", d->ops->name,
+                strerror(-rc), d->fallback->ops->name);
+        xu_domain_list_dispose(&l);
+        return xu_domdir_resolve(d->fallback, qualifier, out);
+    }
     if (rc < 0) {
         xu_error(d->log, "cannot list domains (%s): %s", d->ops->name, strerror(-rc));
         goto out;

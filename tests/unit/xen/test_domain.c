@@ -123,7 +123,8 @@ static const struct kv host[] = {
 
 struct capture {
     struct xu_log log;
-    char last[1024];
+    char last[1024];            /* the last error */
+    char warning[1024];         /* the last warning */
     int errors;
 };
 
@@ -134,6 +135,8 @@ static void capture_emit(void *ctx, enum xu_log_level level, const char *msg)
     if (level >= XU_LOG_ERROR) {
         c->errors++;
         snprintf(c->last, sizeof(c->last), "%s", msg);
+    } else if (level == XU_LOG_WARN) {
+        snprintf(c->warning, sizeof(c->warning), "%s", msg);
     }
 }
 
@@ -413,6 +416,33 @@ static void test_plugin_with_xenstore_fallback(void **state)
     assert_int_equal(store.closed, 1);
 }
 
+/* A directory that cannot list (a libxl of another Xen release) gives way
+ * to its xenstore fallback for the name, with a warning. */
+static void test_list_failure_uses_fallback(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_domain_entry e;
+    struct kv unikraft[] = { { "/local/domain/5/name", "unikraft" } };
+    static struct fake_store store;
+    struct xu_xs_reader r = {
+        .read = fake_read, .directory = fake_directory, .close = fake_close, .ctx = &store,
+    };
+
+    memset(&store, 0, sizeof(store));
+    store.kv = unikraft;
+    store.n = 1;
+    assert_int_equal(xu_domdir_open_reader(&f->d->fallback, &r, &f->cap.log), 0);
+    f->store.dir_errno = EACCES;
+    assert_int_equal(xu_domdir_resolve(f->d, "unikraft", &e), 0);
+    assert_int_equal(e.domid, 5);
+    assert_non_null(strstr(f->cap.warning, "cannot list domains"));
+    assert_non_null(strstr(f->cap.warning, "names from xenstore"));
+    /* the fallback's own failure is the answer then */
+    store.dir_errno = EIO;
+    assert_int_equal(xu_domdir_resolve(f->d, "unikraft", &e), -EIO);
+    assert_non_null(strstr(f->cap.last, "cannot list domains"));
+}
+
 static void test_open_prefers_plugin(void **state)
 {
     struct fixture *f = *state;
@@ -453,6 +483,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plugin_abi_mismatch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plugin_answers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plugin_with_xenstore_fallback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_failure_uses_fallback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_prefers_plugin, setup, teardown),
 #endif
     };
