@@ -22,14 +22,43 @@
 
 #include <xen/version.h>
 
+static void set_header(struct xen_domctl *d, uint32_t cmd, uint32_t domid)
+{
+    d->cmd = cmd;
+    d->interface_version = XEN_DOMCTL_INTERFACE_VERSION;
+    d->domain = (domid_t)domid;
+}
+
+void xu_stable_domctl_init(struct xen_domctl *d, uint32_t cmd, uint32_t domid)
+{
+    memset(d, 0, sizeof(*d));
+    set_header(d, cmd, domid);
+}
+
+void xu_stable_read_domctl(const struct stable_priv *p, struct xen_domctl *d, uint32_t domid,
+                           const struct xu_xen_read *r, void *buf)
+{
+    if (r->kind == XU_XEN_READ_VCPU_CONTEXT) {
+        xu_stable_domctl_init(d, XEN_DOMCTL_getvcpucontext, domid);
+        d->u.vcpucontext.vcpu = r->vcpu;
+        set_xen_guest_handle(d->u.vcpucontext.ctxt, (vcpu_guest_context_t *)buf);
+        return;
+    }
+    xu_stable_domctl_init(d, XEN_DOMCTL_gethvmcontext_partial, domid);
+    d->u.hvmcontext_partial.type = r->type;
+    d->u.hvmcontext_partial.instance = r->instance;
+#ifdef HAVE_STRUCT_XEN_DOMCTL_HVMCONTEXT_PARTIAL_BUFSZ
+    d->u.hvmcontext_partial.bufsz = p->buf_size;
+#endif
+    set_xen_guest_handle(d->u.hvmcontext_partial.buffer, (uint8_t *)buf);
+}
+
 int xu_stable_domctl(struct stable_priv *p, uint32_t cmd, uint32_t domid)
 {
     int r;
 
     (*p->hypercalls)++;
-    p->domctl->cmd = cmd;
-    p->domctl->interface_version = XEN_DOMCTL_INTERFACE_VERSION;
-    p->domctl->domain = (domid_t)domid;
+    set_header(p->domctl, cmd, domid);
     r = xencall1(p->xcall, __HYPERVISOR_domctl, (uint64_t)(uintptr_t)p->domctl);
     if (r < 0)
         return errno > 0 ? errno : EIO;
@@ -257,9 +286,7 @@ static int io_vcpu_context(void *ctx, unsigned int vcpu, const void **buf)
 
     if (err != -ENOENT)
         goto answered;
-    memset(p->domctl, 0, sizeof(*p->domctl));
-    p->domctl->u.vcpucontext.vcpu = vcpu;
-    set_xen_guest_handle(p->domctl->u.vcpucontext.ctxt, (vcpu_guest_context_t *)p->buf);
+    xu_stable_read_domctl(p, p->domctl, t->domid, &ahead, p->buf);
     err = xu_stable_domctl(p, XEN_DOMCTL_getvcpucontext, t->domid);
     *buf = p->buf;
 answered:
@@ -281,13 +308,7 @@ static int io_hvm_record(void *ctx, uint16_t type, uint16_t instance, const void
 
     if (err != -ENOENT)
         goto answered;
-    memset(p->domctl, 0, sizeof(*p->domctl));
-    p->domctl->u.hvmcontext_partial.type = type;
-    p->domctl->u.hvmcontext_partial.instance = instance;
-#ifdef HAVE_STRUCT_XEN_DOMCTL_HVMCONTEXT_PARTIAL_BUFSZ
-    p->domctl->u.hvmcontext_partial.bufsz = p->buf_size;
-#endif
-    set_xen_guest_handle(p->domctl->u.hvmcontext_partial.buffer, (uint8_t *)p->buf);
+    xu_stable_read_domctl(p, p->domctl, t->domid, &ahead, p->buf);
     err = xu_stable_domctl(p, XEN_DOMCTL_gethvmcontext_partial, t->domid);
     *buf = p->buf;
 answered:

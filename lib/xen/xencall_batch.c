@@ -68,21 +68,13 @@ void xu_stable_batch_free(struct stable_priv *p)
     memset(b, 0, sizeof(*b));
 }
 
-/* Entry i of the multicall: the domctl cmd on the target, its union cleared. */
-static struct xen_domctl *prepare(struct xu_target *t, struct stable_batch *b, unsigned int i,
-                                  uint32_t cmd)
+/* Entry i of the multicall: domctl i, its result marked as not run. */
+static void prepare_entry(struct stable_batch *b, unsigned int i)
 {
-    struct xen_domctl *d = &b->domctls[i];
-
-    memset(d, 0, sizeof(*d));
-    d->cmd = cmd;
-    d->interface_version = XEN_DOMCTL_INTERFACE_VERSION;
-    d->domain = (domid_t)t->domid;
     memset(&b->calls[i], 0, sizeof(b->calls[i]));
     b->calls[i].op = __HYPERVISOR_domctl;
-    b->calls[i].args[0] = (xen_ulong_t)(uintptr_t)d;
+    b->calls[i].args[0] = (xen_ulong_t)(uintptr_t)&b->domctls[i];
     b->calls[i].result = NOT_RUN;
-    return d;
 }
 
 /* vCPU v's first read into entry 1 + v and its own buffer. */
@@ -90,23 +82,11 @@ static void prepare_read(struct xu_target *t, struct stable_priv *p, unsigned in
 {
     struct stable_batch *b = &p->batch;
     struct xu_xen_read *r = &b->reads[v];
-    uint8_t *buf = b->bufs + (size_t)v * p->buf_size;
-    struct xen_domctl *d;
 
     xu_arch_xen_native.first_read(&p->regs_info, v, r);
-    if (r->kind == XU_XEN_READ_VCPU_CONTEXT) {
-        d = prepare(t, b, 1 + v, XEN_DOMCTL_getvcpucontext);
-        d->u.vcpucontext.vcpu = r->vcpu;
-        set_xen_guest_handle(d->u.vcpucontext.ctxt, (vcpu_guest_context_t *)buf);
-        return;
-    }
-    d = prepare(t, b, 1 + v, XEN_DOMCTL_gethvmcontext_partial);
-    d->u.hvmcontext_partial.type = r->type;
-    d->u.hvmcontext_partial.instance = r->instance;
-#ifdef HAVE_STRUCT_XEN_DOMCTL_HVMCONTEXT_PARTIAL_BUFSZ
-    d->u.hvmcontext_partial.bufsz = p->buf_size;
-#endif
-    set_xen_guest_handle(d->u.hvmcontext_partial.buffer, buf);
+    xu_stable_read_domctl(p, &b->domctls[1 + v], t->domid, r,
+                          b->bufs + (size_t)v * p->buf_size);
+    prepare_entry(b, 1 + v);
 }
 
 /* A multicall entry's result as 0 or a positive errno (NOT_RUN: EIO). */
@@ -144,7 +124,8 @@ int xu_stable_pause_regs(struct xu_target *t, unsigned int n, struct xu_vcpu_reg
 
     if (b->off || n == 0 || n > b->n)
         return -EOPNOTSUPP;
-    prepare(t, b, 0, XEN_DOMCTL_pausedomain);
+    xu_stable_domctl_init(&b->domctls[0], XEN_DOMCTL_pausedomain, t->domid);
+    prepare_entry(b, 0);
     for (v = 0; v < n; v++)
         prepare_read(t, p, v);
 

@@ -56,8 +56,16 @@ struct stable_priv {
     struct stable_batch batch;
 };
 
-/* Issue the domctl prepared in p->domctl; 0 or a positive errno. */
+/* Issue the domctl prepared in p->domctl (its union; the header is set
+ * here); 0 or a positive errno. */
 int xu_stable_domctl(struct stable_priv *p, uint32_t cmd, uint32_t domid);
+/* d cleared, with the header of domctl cmd on domid. */
+void xu_stable_domctl_init(struct xen_domctl *d, uint32_t cmd, uint32_t domid);
+/* d as the domctl of read r (struct xu_xen_regs_io's) into buf, which
+ * holds the backend's buf_size bytes: the one encoding of each read, for
+ * a read made alone and one made ahead in a multicall. */
+void xu_stable_read_domctl(const struct stable_priv *p, struct xen_domctl *d, uint32_t domid,
+                           const struct xu_xen_read *r, void *buf);
 
 /* xu_target_ops.vcpu_regs: through the architecture, with the reads below. */
 int xu_stable_vcpu_regs(struct xu_target *t, unsigned int vcpu, struct xu_vcpu_regs *out);
