@@ -21,6 +21,14 @@ static void json_string(FILE *f, const char *s)
     xu_fput_json(f, s ? s : "");
 }
 
+/* "name": {min, median, p99, max, mean} of a histogram of nanoseconds. */
+static void write_hist(FILE *f, const char *name, const struct xu_hist *h)
+{
+    fprintf(f, "  \"%s\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64 ", \"p99\": %" PRIu64
+            ", \"max\": %" PRIu64 ", \"mean\": %.0f},\n", name, h->min, xu_hist_quantile(h, 0.5),
+            xu_hist_quantile(h, 0.99), h->max, h->count ? (double)h->sum / (double)h->count : 0.0);
+}
+
 /*
  * Samples by state (what the profile holds), then per vCPU the ticks it
  * spent in each state (every tick counts for every vCPU, sampled or not),
@@ -46,6 +54,10 @@ static void write_states(FILE *f, const struct xu_sampler_stats *st,
         for (k = 0; k < XU_VSTATE__COUNT; k++)
             fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
                     ty->ticks[k]);
+        fprintf(f, "}, \"late_us_mean\": {");
+        for (k = 0; k < XU_VSTATE__COUNT; k++)
+            fprintf(f, "%s\"%s\": %.1f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
+                    ty->ticks[k] ? (double)ty->late_ns[k] / (double)ty->ticks[k] / 1e3 : 0.0);
         fprintf(f, "}, \"time_s\": {");
         for (k = 0; k < XU_VSTATE__COUNT; k++)
             fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
@@ -95,11 +107,9 @@ int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
     for (i = 0; i < XU_WALK__COUNT; i++)
         fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", xu_walk_end_name((enum xu_walk_end)i),
                 tot->by_end[i]);
-    fprintf(f, "},\n  \"paused_ns\": {\"min\": %" PRIu64 ", \"median\": %" PRIu64
-            ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.0f},\n",
-            st->paused_ns.min, xu_hist_quantile(&st->paused_ns, 0.5),
-            xu_hist_quantile(&st->paused_ns, 0.99), st->paused_ns.max,
-            st->paused_ns.count ? (double)st->paused_ns.sum / (double)st->paused_ns.count : 0.0);
+    fprintf(f, "},\n");
+    write_hist(f, "paused_ns", &st->paused_ns);
+    write_hist(f, "late_ns", &st->late_ns);
     write_states(f, st, tot);
     fprintf(f, "  \"stop_reason\": \"%s\",\n  \"exit_code\": %d\n}\n",
             xu_stop_reason_name(st->reason), (int)result);

@@ -174,7 +174,7 @@ static void read_states(struct xu_target *t, struct vcpu_buf *bufs, unsigned int
 
 /* After a tick that counted: each vCPU's state and CPU time into the run's tally. */
 static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *bufs,
-                         unsigned int nr_vcpus)
+                         unsigned int nr_vcpus, uint64_t late_ns)
 {
     unsigned int v;
 
@@ -182,6 +182,7 @@ static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *buf
         struct xu_vcpu_tally *ty = &st->per_vcpu[v];
 
         ty->ticks[bufs[v].state]++;
+        ty->late_ns[bufs[v].state] += late_ns;
         if (bufs[v].state == XU_VSTATE_UNKNOWN || !bufs[v].have_prev)
             continue;
         if (!ty->cpu_seen) {
@@ -376,7 +377,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     rng = start_ns | 1;
 
     for (;;) {
-        uint64_t paused_ns = 0, regs_failures = st->regs_failures;
+        uint64_t paused_ns = 0, late_ns, regs_failures = st->regs_failures;
 
         if (cfg->stop && *cfg->stop) {
             st->reason = XU_STOP_SIGNAL;
@@ -396,6 +397,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             st->reason = XU_STOP_DURATION;
             break;
         }
+        late_ns = !cfg->no_sleep && now > deadline_ns ? now - deadline_ns : 0;
 
         rc = tick(t, m, pause, cfg, clock, uw, bufs, nr_vcpus, regs, rcs, st, &paused_ns);
         if (rc < 0) {
@@ -419,7 +421,8 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         }
         st->ticks++;
         xu_hist_add(&st->paused_ns, paused_ns);
-        tally_states(st, bufs, nr_vcpus);
+        xu_hist_add(&st->late_ns, late_ns);
+        tally_states(st, bufs, nr_vcpus, late_ns);
 
         /*
          * A vCPU or stack that cannot be read may be a domain being torn

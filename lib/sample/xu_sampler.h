@@ -100,6 +100,10 @@ struct xu_sampler_config {
  * vCPU, sampled or not), and Xen's CPU time at its first and last read. */
 struct xu_vcpu_tally {
     uint64_t ticks[XU_VSTATE__COUNT];
+    /* Those ticks' lateness (xu_sampler_stats.late_ns), summed per state: a
+     * sampler whose ticks come later in one state than in another moves
+     * samples from that state into whatever follows it. */
+    uint64_t late_ns[XU_VSTATE__COUNT];
     uint64_t cpu_first_ns, cpu_last_ns;
     bool cpu_seen;              /* cpu_*_ns are valid: a state read succeeded */
 };
@@ -114,6 +118,8 @@ struct xu_sampler_stats {
     uint64_t batched_ticks;         /* ticks that paused and read in one call */
     uint64_t intern_failures;       /* stacks lost to memory exhaustion */
     struct xu_hist paused_ns;       /* per tick: pause start to unpause end */
+    struct xu_hist late_ns;         /* per tick: its start after its deadline (0 when
+                                     * sampling back to back) */
     double elapsed_s;               /* first tick to last */
     enum xu_stop_reason reason;
     int error;                      /* -errno for XU_STOP_ERROR */

@@ -16,6 +16,7 @@
 
 #include "sim_guest.h"
 #include "sample/xu_sampler.h"
+#include "util/xu_clock.h"
 
 struct fixture {
     struct sim_guest g;
@@ -434,6 +435,58 @@ static void test_high_rate_is_kept(void **state)
                   (unsigned long long)f->st.ticks, (unsigned long long)f->st.missed_deadlines);
 }
 
+/* A test's clock whose every other sleep wakes LATE_NS after its deadline. */
+#define LATE_NS 300000ULL
+struct late_clock {
+    uint64_t now;
+    unsigned int sleeps;
+};
+
+static uint64_t lc_now(void *ctx)
+{
+    return ((struct late_clock *)ctx)->now;
+}
+
+static void lc_sleep_until(void *ctx, uint64_t deadline)
+{
+    struct late_clock *c = ctx;
+
+    c->now = deadline + (c->sleeps++ % 2 ? LATE_NS : 0);
+}
+
+/*
+ * Each tick's lateness is measured and tallied under the state it sampled:
+ * a sampler that wakes late whenever the guest blocks shows it in --stats,
+ * instead of silently moving samples from one state into the next.
+ */
+static void test_lateness_by_state(void **state)
+{
+    struct fixture *f = *state;
+    struct late_clock lc = { .now = 1000000000ULL };
+    struct xu_clock clock = { .now_ns = lc_now, .sleep_until_ns = lc_sleep_until, .ctx = &lc };
+    const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
+
+    push(f, 0, 0, chain_a, 3, 1);
+    /* tick 0 (on time) running, tick 1 (after the first sleep, on time)
+     * blocked, tick 2 (late) running, tick 3 (on time) blocked, ... */
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 10), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 0), 0);
+    f->cfg.no_sleep = 0;
+    f->cfg.clock = &clock;
+    f->cfg.max_ticks = 100;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.ticks, 100);
+    assert_int_equal(f->st.missed_deadlines, 0);
+    assert_int_equal(ty->ticks[XU_VSTATE_RUNNING], 50);
+    assert_int_equal(ty->ticks[XU_VSTATE_BLOCKED], 50);
+    /* the running ticks after the first: 49 of them late */
+    assert_int_equal(ty->late_ns[XU_VSTATE_RUNNING], 49 * LATE_NS);
+    assert_int_equal(ty->late_ns[XU_VSTATE_BLOCKED], 0);
+    assert_int_equal(f->st.late_ns.count, 100);
+    assert_int_equal(f->st.late_ns.max, LATE_NS);
+    assert_int_equal(f->st.late_ns.min, 0);
+}
+
 static void test_bad_config(void **state)
 {
     struct fixture *f = *state;
@@ -465,6 +518,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_map_failures_never_leave_paused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timing_follows_frequency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_high_rate_is_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
