@@ -56,10 +56,30 @@ const uint8_t *xu_symtab_build_id(const struct xu_symtab *st, size_t *len);
 /* ELF machine (EM_X86_64, ...). */
 unsigned int xu_symtab_machine(const struct xu_symtab *st);
 
+/*
+ * One function at a code address: the physical function the ELF symbol
+ * names, or one inlined into it.  file is NULL and line 0 when unknown.
+ */
+struct xu_frame_line {
+    const char *name;
+    const char *file;
+    uint32_t line;
+    bool inlined;
+};
+
+/* Inlined functions kept at one address (the physical one included): a
+ * deeper chain keeps its outermost XU_INLINE_MAX_DEPTH. */
+#define XU_INLINE_MAX_DEPTH 32
+/* Longest file or function name taken from DWARF; longer ones are dropped. */
+#define XU_SRC_STR_MAX 1024
+
 struct xu_symbolizer;
 
 /* xu_symbolizer_new_flags(): names as the ELF spells them (--no-demangle). */
 #define XU_SYMBOLIZER_RAW_NAMES (1u << 0)
+/* xu_symbolizer_new_dwarf(): expand each address into the functions inlined
+ * at it (without it, the physical function alone, with its line). */
+#define XU_SYMBOLIZER_INLINE    (1u << 1)
 
 /*
  * Resolve each of the n sorted, distinct addrs once against st (st may be
@@ -73,7 +93,23 @@ struct xu_symbolizer *xu_symbolizer_new(const struct xu_symtab *st,
 struct xu_symbolizer *xu_symbolizer_new_flags(const struct xu_symtab *st,
                                               const uint64_t *addrs, size_t n,
                                               unsigned int flags);
+/*
+ * The same, and the DWARF of the ELF at elf_path (when it has .debug_info and
+ * the build has libdw): each address gets its source line and, with
+ * XU_SYMBOLIZER_INLINE, the chain of functions inlined at it.  A file
+ * without DWARF, or whose DWARF libdw cannot read, gives what
+ * xu_symbolizer_new_flags() gives (a note on log when it is damaged).
+ * elf_path NULL: no DWARF.
+ */
+struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
+                                              const uint64_t *addrs, size_t n,
+                                              unsigned int flags, const char *elf_path,
+                                              struct xu_log *log);
 void xu_symbolizer_free(struct xu_symbolizer *sz);
+/* Whether any address has a source line or an inlined function. */
+bool xu_symbolizer_has_dwarf(const struct xu_symbolizer *sz);
+/* Whether this build can read DWARF lines at all (libdw). */
+bool xu_symbolizer_dwarf_supported(void);
 
 /*
  * Name of the function containing addr, which must be one of the addresses
@@ -85,5 +121,18 @@ void xu_symbolizer_free(struct xu_symbolizer *sz);
  */
 const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
                                const struct xu_symbol **sym);
+
+/*
+ * The functions at addr (one of the addresses given), outermost first: the
+ * physical function (the name xu_symbolizer_name() gives, inlined false)
+ * then each function inlined in the one before (inlined true), at most
+ * XU_INLINE_MAX_DEPTH in all.  Each carries its source line: the call
+ * line in the function it calls inline, and for the last one the line
+ * table's line for addr.  *out points into sz.  Returns the count, >= 1,
+ * or 0 for an address that was not given (*out NULL).  An unresolved
+ * address is one entry named in hex, without a line.
+ */
+unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
+                                  const struct xu_frame_line **out);
 
 #endif
