@@ -43,11 +43,22 @@
  * frames are drawn in cold colours. */
 enum fg_origin { ORIGIN_APP, ORIGIN_KERNEL, ORIGIN_UNRESOLVED, ORIGIN_SPECIAL, ORIGIN_OFF_CPU };
 
+/* Where a name's function is in the source, for its tooltip. */
+struct fg_src {
+    uint32_t file;              /* id in files + 1, 0: unknown */
+    uint32_t line;              /* 0: unknown or several */
+    bool inlined;
+    bool seen;
+    bool line_varies;
+};
+
 struct xu_fg {
     struct xu_paths paths;      /* of name ids: one a stack of each side */
     struct xu_strtab names;
     uint8_t *origin;            /* per name */
+    struct fg_src *src;         /* per name */
     size_t origin_cap;
+    struct xu_strtab files;
     uint64_t total[2];
     bool off_cpu;               /* every sample is off-CPU (--state=offcpu) */
     bool cpu_weight;            /* counts are microseconds of CPU time */
@@ -112,7 +123,9 @@ void xu_fg_free(struct xu_fg *fg)
         return;
     xu_paths_dispose(&fg->paths);
     xu_strtab_dispose(&fg->names);
+    xu_strtab_dispose(&fg->files);
     free(fg->origin);
+    free(fg->src);
     free(fg);
 }
 
@@ -136,11 +149,17 @@ static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t 
     if ((size_t)id >= fg->origin_cap) {
         size_t ncap = fg->origin_cap ? fg->origin_cap * 2 : 1024;
         uint8_t *o = realloc(fg->origin, ncap);
+        struct fg_src *src;
 
         if (!o)
             return -ENOMEM;
         memset(o + fg->origin_cap, 0xff, ncap - fg->origin_cap);
         fg->origin = o;
+        src = realloc(fg->src, ncap * sizeof(*src));
+        if (!src)
+            return -ENOMEM;
+        memset(src + fg->origin_cap, 0, (ncap - fg->origin_cap) * sizeof(*src));
+        fg->src = src;
         fg->origin_cap = ncap;
     }
     if (fg->origin[id] == 0xff) {
@@ -158,6 +177,28 @@ static long fg_name(struct xu_fg *fg, const char *name, bool has_addr, uint64_t 
             fg->origin[id] = ORIGIN_APP;
     }
     return id;
+}
+
+/* A name's source position, from a function of a writer: the first file,
+ * and the line while every function of that name agrees on it. */
+static int fg_note_src(struct xu_fg *fg, uint32_t id, const struct xu_func_src *fs)
+{
+    struct fg_src *src = &fg->src[id];
+    long file = 0;
+
+    if (fs->file && (file = xu_strtab_intern(&fg->files, fs->file, strlen(fs->file))) < 0)
+        return -ENOMEM;
+    src->inlined = src->inlined || fs->inlined;
+    if (!src->seen) {
+        src->seen = true;
+        src->file = fs->file ? (uint32_t)file + 1 : 0;
+        src->line = fs->line;
+        src->line_varies = fs->line_varies;
+    } else if (fs->line_varies || src->line != fs->line) {
+        src->line_varies = true;
+        src->line = 0;
+    }
+    return 0;
 }
 
 static int add_path(struct xu_fg *fg, const uint32_t *names, uint32_t len, uint64_t count,
@@ -193,10 +234,10 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
 {
     struct xu_funcs fn;
     uint32_t *map = NULL;       /* function id of ctx -> name id of the graph */
-    uint32_t path[FG_MAX_PATH];
+    uint32_t path[FG_MAX_PATH], fids[FG_MAX_PATH];
     size_t map_cap = 0, k, nr = xu_profile_nr_stacks(ctx->profile);
     bool per_vcpu = ctx->opts && ctx->opts->per_vcpu;
-    long incomplete, id;
+    long incomplete, id, nf;
     int rc = 0;
 
     xu_funcs_init(&fn, ctx);
@@ -245,13 +286,14 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
         /* A profile bounds depth already; this bounds it for any profile. */
         if (depth > XU_MAX_DEPTH_LIMIT)
             depth = XU_MAX_DEPTH_LIMIT;
-        for (i = depth; i-- > 0;) {
-            long fid = xu_funcs_frame(&fn, s, i);
+        nf = xu_funcs_stack(&fn, s, depth - 1, fids, FG_MAX_PATH - len);
+        if (nf < 0) {
+            rc = -ENOMEM;
+            goto out;
+        }
+        for (i = 0; i < (uint32_t)nf; i++) {
+            uint32_t fid = fids[i];
 
-            if (fid < 0) {
-                rc = -ENOMEM;
-                goto out;
-            }
             if ((size_t)fid >= map_cap) {
                 size_t ncap = map_cap ? map_cap * 2 : 1024;
                 uint32_t *m;
@@ -268,9 +310,8 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
                 map_cap = ncap;
             }
             if (map[fid] == UINT32_MAX) {
-                id = fg_name(fg, xu_funcs_name(&fn, (uint32_t)fid), fn.has_addr[fid],
-                             fn.addr[fid]);
-                if (id < 0) {
+                id = fg_name(fg, xu_funcs_name(&fn, fid), fn.has_addr[fid], fn.addr[fid]);
+                if (id < 0 || fg_note_src(fg, (uint32_t)id, &fn.src[fid]) < 0) {
                     rc = -ENOMEM;
                     goto out;
                 }
@@ -537,6 +578,24 @@ static double frame_y(const struct fg_draw *d, unsigned int depth)
     return d->height - FG_YPAD_BOTTOM - (depth + 1) * FG_FRAME_H;
 }
 
+/* An inlined function's frame has a dashed outline: it is no call. */
+#define INLINED_OUTLINE " stroke=\"rgb(60,60,60)\" stroke-width=\"0.8\" stroke-dasharray=\"3,2\""
+
+/* "; inlined; file.c:17" in a tooltip: what the DWARF said of the name. */
+static void put_src(FILE *f, const struct xu_fg *fg, uint32_t name)
+{
+    const struct fg_src *src = &fg->src[name];
+
+    if (src->inlined)
+        fputs("; inlined", f);
+    if (!src->file)
+        return;
+    fputs("; ", f);
+    xu_fput_xml(f, xu_strtab_get(&fg->files, src->file - 1));
+    if (src->line)
+        fprintf(f, ":%" PRIu32, src->line);
+}
+
 static void draw_frame(struct fg_draw *d, const struct fg_frame *fr)
 {
     FILE *f = d->f;
@@ -563,9 +622,13 @@ static void draw_frame(struct fg_draw *d, const struct fg_frame *fr)
     }
     if (fr->merged)
         fprintf(f, "; %" PRIu32 " frames narrower than %.2f px", fr->merged, d->min_width);
+    if (!fr->merged)
+        put_src(f, d->fg, fr->name);
     fprintf(f, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
-            "fill=\"%s\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-            x, y, w, FG_FRAME_H - 1, colour, x + 3, y + FG_FRAME_H - 5.5);
+            "fill=\"%s\" rx=\"2\" ry=\"2\"%s/><text x=\"%.2f\" y=\"%.1f\">",
+            x, y, w, FG_FRAME_H - 1, colour,
+            !fr->merged && d->fg->src[fr->name].inlined ? INLINED_OUTLINE : "",
+            x + 3, y + FG_FRAME_H - 5.5);
     put_label(f, s, w);
     fputs("</text></g>\n", f);
 }

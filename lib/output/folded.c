@@ -9,6 +9,11 @@
  * state's frame ("[running]") comes next.  The count is the view's weight
  * (xu_output_weight): samples, or with --weight=cpu whole microseconds of
  * CPU time (flamegraph.pl and most folded readers take integers only).
+ * With the ELF's DWARF a frame is its function and every function inlined
+ * in it, outermost first, each inlined one named with the suffix "_[i]"
+ * (perf's); --lines adds each function's source line: "name:17",
+ * "name:17_[i]" (a stack whose inlined functions would pass
+ * XU_OUTPUT_MAX_FRAMES shows its physical frames only).
  * Distinct raw stacks often fold to the
  * same names (two return addresses in one function), so equal lines are
  * merged and their counts added; lines are sorted bytewise, making the
@@ -47,8 +52,12 @@ struct fold {
     struct xu_strtab names;     /* made safe for the format */
     size_t *lens;               /* per name */
     size_t lens_cap;
-    struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> name */
-    struct xu_u64map caller;    /* pc of a return address -> name */
+    struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> chain */
+    struct xu_u64map caller;    /* pc of a return address -> chain */
+    uint32_t *chain;            /* per frame value: its name count, then the names */
+    size_t nr_chain, cap_chain;
+    char *label;                /* scratch */
+    size_t label_cap;
     struct xu_u64map vcpus;     /* vCPU -> name of "vcpuN" */
     struct xu_paths paths;      /* of tokens, then of token ranks */
     uint32_t *by_rank;          /* token rank -> token */
@@ -97,25 +106,63 @@ static long intern(struct fold *fo, const char *name)
 }
 
 /*
- * The name of frame i of s.  It depends on the frame's value and on whether
- * it is exact (looked up as itself) or a return address (looked up at
- * pc - 1, and shown as its own pc when unresolved): one map for each, so
- * each distinct frame is named once.
+ * The names of frame i of s, outermost first (xu_output_frame_lines): *names
+ * points into fo->chain until the next call.  They depend on the frame's
+ * value and on whether it is exact (looked up as itself) or a return
+ * address (looked up at pc - 1, and shown as its own pc when unresolved):
+ * one map for each, so each distinct frame is named once.  Their count, or
+ * -errno.
  */
-static long frame_name(struct fold *fo, const struct xu_stack *s, uint32_t i)
+static long frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
+                        const uint32_t **names)
 {
     bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
+    bool lines = fo->ctx->opts && fo->ctx->opts->lines;
     struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
-    uint32_t id;
+    const struct xu_frame_line *l;
+    struct xu_frame_line one;
+    uint32_t off;
+    unsigned int n, j;
     char buf[19];
-    long rc;
 
-    if (xu_u64map_get(m, s->pcs[i], &id))
-        return id;
-    rc = intern(fo, xu_output_frame_name(fo->ctx, s, i, buf));
-    if (rc >= 0 && xu_u64map_put(m, s->pcs[i], (uint32_t)rc) < 0)
+    if (xu_u64map_get(m, s->pcs[i], &off)) {
+        *names = &fo->chain[off + 1];
+        return fo->chain[off];
+    }
+    n = xu_output_frame_lines(fo->ctx, s, i, &one, buf, &l);
+    if (fo->nr_chain + n + 1 > fo->cap_chain) {
+        size_t cap = fo->cap_chain ? fo->cap_chain * 2 : 1024;
+        uint32_t *c;
+
+        while (cap < fo->nr_chain + n + 1)
+            cap *= 2;
+        if (cap > UINT32_MAX || !(c = realloc(fo->chain, cap * sizeof(*c))))
+            return -ENOMEM;
+        fo->chain = c;
+        fo->cap_chain = cap;
+    }
+    off = (uint32_t)fo->nr_chain;
+    fo->chain[off] = n;
+    for (j = 0; j < n; j++) {
+        const char *name = l[j].name;
+        long rc;
+
+        if (l[j].inlined || (lines && l[j].line)) {
+            rc = xu_output_line_label(&l[j], lines, &fo->label, &fo->label_cap);
+            if (rc < 0)
+                return rc;
+            name = fo->label;
+        }
+        rc = intern(fo, name);
+        if (rc < 0)
+            return rc;
+        fo->chain[off + 1 + j] = (uint32_t)rc;
+    }
+    if (xu_u64map_put(m, s->pcs[i], off) < 0)
         return -ENOMEM;
-    return rc;
+    fo->nr_chain += n + 1;
+    *names = &fo->chain[off + 1];
+    return n;
 }
 
 static long vcpu_name(struct fold *fo, uint32_t vcpu)
@@ -147,8 +194,9 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
 {
     const struct xu_output_ctx *ctx = fo->ctx;
     const char *state = xu_output_state_frame(ctx, s);
-    uint32_t len = 0, i;
-    long id = 0;
+    const uint32_t *names;
+    uint32_t len = 0, i, total = 0;
+    long id = 0, n;
 
     if (ctx->opts && ctx->opts->per_vcpu)
         ids[len++] = (uint32_t)(id = vcpu_name(fo, s->vcpu));
@@ -156,9 +204,23 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
         ids[len++] = (uint32_t)(id = intern(fo, state));
     if (id >= 0 && !xu_walk_complete(s->end))
         ids[len++] = (uint32_t)(id = intern(fo, XU_INCOMPLETE_FRAME));
-    for (i = s->depth; id >= 0 && i-- > 0;)
-        ids[len++] = (uint32_t)(id = frame_name(fo, s, i));
-    return id < 0 ? id : (long)len;
+    if (id < 0)
+        return id;
+    /* every frame with its inlined functions while they fit, else each
+     * frame's physical function alone */
+    for (i = s->depth; i-- > 0; total += (uint32_t)n)
+        if ((n = frame_names(fo, s, i, &names)) < 0)
+            return n;
+    for (i = s->depth; i-- > 0;) {
+        n = frame_names(fo, s, i, &names);
+        if (n < 0)
+            return n;
+        if (total > XU_OUTPUT_MAX_FRAMES)
+            n = 1;
+        memcpy(ids + len, names, (size_t)n * sizeof(*ids));
+        len += (uint32_t)n;
+    }
+    return (long)len;
 }
 
 /* Every stack the view keeps, as a path of tokens. */
@@ -351,6 +413,8 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
     xu_u64map_dispose(&fo.exact);
     xu_u64map_dispose(&fo.caller);
     xu_u64map_dispose(&fo.vcpus);
+    free(fo.chain);
+    free(fo.label);
     if (rc == 0)
         rc = rank_tokens(&fo);
     if (rc == 0)

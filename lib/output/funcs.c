@@ -268,14 +268,20 @@ void xu_funcs_init(struct xu_funcs *fn, const struct xu_output_ctx *ctx)
 {
     memset(fn, 0, sizeof(*fn));
     fn->ctx = ctx;
+    fn->mark_inline = true;
+    fn->split_lines = ctx->opts && ctx->opts->lines;
 }
 
 void xu_funcs_dispose(struct xu_funcs *fn)
 {
     xu_strtab_dispose(&fn->names);
     xu_u64map_dispose(&fn->by_key);
+    xu_u64map_dispose(&fn->by_chain);
     free(fn->addr);
     free(fn->has_addr);
+    free(fn->src);
+    free(fn->chain);
+    free(fn->label);
     memset(fn, 0, sizeof(*fn));
 }
 
@@ -299,8 +305,18 @@ static long funcs_add(struct xu_funcs *fn, const char *name, bool has_addr,
             return -ENOMEM;
         memset(h + fn->cap, 0, (ncap - fn->cap) * sizeof(*h));
         fn->has_addr = h;
+        {
+            struct xu_func_src *src = realloc(fn->src, ncap * sizeof(*src));
+
+            if (!src)
+                return -ENOMEM;
+            memset(src + fn->cap, 0, (ncap - fn->cap) * sizeof(*src));
+            fn->src = src;
+        }
         fn->cap = ncap;
     }
+    if (!fn->src[id].plain)
+        fn->src[id].plain = fn->names.strs[id];
     if (has_addr && !fn->has_addr[id]) {
         fn->has_addr[id] = true;
         fn->addr[id] = addr;
@@ -335,6 +351,111 @@ long xu_funcs_frame(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i)
     if (xu_u64map_put(&fn->by_key, key, (uint32_t)rc) < 0)
         return -ENOMEM;
     return rc;
+}
+
+/* Record where function id was seen: the first source position, and
+ * whether its line changes between frames. */
+static void note_src(struct xu_funcs *fn, long id, const struct xu_frame_line *l,
+                     bool decorated)
+{
+    struct xu_func_src *src = &fn->src[id];
+
+    if (decorated)
+        src->plain = l->name;   /* the symboliser's: lives as long as fn */
+    src->inlined = l->inlined;
+    if (!src->file && !src->line && !src->line_varies) {
+        src->file = l->file;
+        src->line = l->line;
+    } else if (src->line != l->line && !src->line_varies) {
+        src->line_varies = true;
+        src->line = 0;
+    }
+}
+
+long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                     const uint32_t **ids)
+{
+    const struct xu_output_ctx *ctx = fn->ctx;
+    uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
+    const struct xu_frame_line *l;
+    struct xu_frame_line one;
+    uint32_t off;
+    unsigned int n, j;
+    char buf[19];
+
+    if (xu_u64map_get(&fn->by_chain, key, &off)) {
+        *ids = &fn->chain[off + 1];
+        return fn->chain[off];
+    }
+    n = xu_output_frame_lines(ctx, s, i, &one, buf, &l);
+    if (fn->nr_chain + n + 1 > fn->cap_chain) {
+        size_t ncap = fn->cap_chain ? fn->cap_chain * 2 : 1024;
+        uint32_t *c;
+
+        while (ncap < fn->nr_chain + n + 1)
+            ncap *= 2;
+        if (ncap > UINT32_MAX || !(c = realloc(fn->chain, ncap * sizeof(*c))))
+            return -ENOMEM;
+        fn->chain = c;
+        fn->cap_chain = ncap;
+    }
+    off = (uint32_t)fn->nr_chain;
+    fn->chain[off] = n;
+    for (j = 0; j < n; j++) {
+        bool decorated = (fn->mark_inline && l[j].inlined) || (fn->split_lines && l[j].line);
+        const char *name = l[j].name;
+        long id;
+
+        if (decorated) {
+            long len = xu_output_line_label(&l[j], fn->split_lines, &fn->label,
+                                            &fn->label_cap);
+
+            if (len < 0)
+                return len;
+            if (!fn->mark_inline && l[j].inlined)
+                fn->label[len - 4] = '\0';
+            name = fn->label;
+        }
+        id = funcs_add(fn, name, !ctx->names, key);
+        if (id < 0)
+            return id;
+        /* the unmarked name points into the symboliser only when it came
+         * from there (l is not &one) */
+        note_src(fn, id, &l[j], decorated && l != &one);
+        fn->chain[off + 1 + j] = (uint32_t)id;
+    }
+    if (xu_u64map_put(&fn->by_chain, key, off) < 0)
+        return -ENOMEM;
+    fn->nr_chain += n + 1;
+    *ids = &fn->chain[off + 1];
+    return n;
+}
+
+long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from,
+                    uint32_t *ids, uint32_t max)
+{
+    uint32_t i, len = 0, total = 0;
+    const uint32_t *c;
+    long n;
+
+    for (i = from + 1; i-- > 0;) {
+        n = xu_funcs_frames(fn, s, i, &c);
+        if (n < 0)
+            return n;
+        total += (uint32_t)n;
+    }
+    for (i = from + 1; i-- > 0;) {
+        n = xu_funcs_frames(fn, s, i, &c);
+        if (n < 0)
+            return n;
+        if (total > max)
+            n = 1;
+        if (len + (uint32_t)n > max)
+            break;
+        memcpy(ids + len, c, (size_t)n * sizeof(*ids));
+        len += (uint32_t)n;
+    }
+    return len;
 }
 
 long xu_funcs_named(struct xu_funcs *fn, const char *name)

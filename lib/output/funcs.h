@@ -61,6 +61,16 @@ static inline const char *xu_strtab_get(const struct xu_strtab *st, uint32_t id)
     return st->strs[id];
 }
 
+/* What a function of a writer is: its source position, as the frames of
+ * DWARF give it. */
+struct xu_func_src {
+    const char *plain;          /* the name without the label's marks */
+    const char *file;           /* NULL: unknown */
+    uint32_t line;              /* 0: unknown, or not one line (line_varies) */
+    bool inlined;
+    bool line_varies;           /* seen at several lines (not split_lines) */
+};
+
 /* Function ids of the frames of one writer's context. */
 struct xu_funcs {
     const struct xu_output_ctx *ctx;
@@ -68,14 +78,40 @@ struct xu_funcs {
     struct xu_u64map by_key;    /* lookup key -> function id */
     uint64_t *addr;             /* per function: first lookup address seen */
     bool *has_addr;             /* per function: addr is a real address */
+    struct xu_func_src *src;    /* per function */
     size_t cap;
+    /* How a frame's functions are labelled (xu_output_line_label): set
+     * before the first frame.  Functions are their labels: marked, a
+     * function inlined and not inlined is two; split by lines, one a line. */
+    bool mark_inline;
+    bool split_lines;
+    /* Per lookup key, its functions outermost first: chain[off] is their
+     * count, their ids follow. */
+    struct xu_u64map by_chain;
+    uint32_t *chain;
+    size_t nr_chain, cap_chain;
+    char *label;                /* scratch */
+    size_t label_cap;
 };
 
-/* Nothing allocated until the first frame; dispose always. */
+/* Nothing allocated until the first frame; dispose always.  mark_inline
+ * is on, split_lines as ctx->opts->lines asks. */
 void xu_funcs_init(struct xu_funcs *fn, const struct xu_output_ctx *ctx);
 void xu_funcs_dispose(struct xu_funcs *fn);
-/* Function id of frame i of s, or -ENOMEM. */
+/* Function id of frame i of s, or -ENOMEM (the physical function alone). */
 long xu_funcs_frame(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i);
+/* The function ids of frame i of s, outermost first (xu_output_frame_lines):
+ * *ids points into fn until the next call.  Their count (>= 1), or -ENOMEM. */
+long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                     const uint32_t **ids);
+/*
+ * The function ids of the frames s[from..0] (from the outermost frame
+ * from down to the innermost), each expanded into its inlined functions
+ * while the whole stays within max ids; past it every frame is its
+ * physical function alone.  Their count, or -ENOMEM.
+ */
+long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from,
+                    uint32_t *ids, uint32_t max);
 /* Function id of a name that is no frame ("[incomplete]", "vcpu0"). */
 long xu_funcs_named(struct xu_funcs *fn, const char *name);
 static inline size_t xu_funcs_count(const struct xu_funcs *fn)

@@ -14,9 +14,13 @@
  *   period_type   cpu/nanoseconds, period 1e9 / frequency
  *   sample        location ids leaf first, "vcpu" and "state" labels
  *                 ("running", "runnable", "blocked", "offline", "unknown")
- *   location      one per distinct frame address, with its function
+ *   location      one per distinct frame address, with its function; with
+ *                 the ELF's DWARF, a Line per function at the address,
+ *                 innermost (inlined deepest) first as pprof orders them,
+ *                 each with its source line
  *   function      one per function name: the demangled name, and as its
- *                 system_name the symbol as the ELF spells it
+ *                 system_name the symbol as the ELF spells it; its filename
+ *                 is its source file when DWARF says, else the guest ELF
  *   mapping       the guest ELF with its build-id, when one was given
  *
  * A walk that did not complete gets "[incomplete]" as its outermost frame,
@@ -49,7 +53,7 @@ enum {
     MAPPING_ID = 1, MAPPING_MEMORY_START = 2, MAPPING_MEMORY_LIMIT = 3,
     MAPPING_FILENAME = 5, MAPPING_BUILD_ID = 6, MAPPING_HAS_FUNCTIONS = 7,
     LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4,
-    LINE_FUNCTION_ID = 1,
+    LINE_FUNCTION_ID = 1, LINE_LINE = 2,
     FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4,
 };
 
@@ -172,14 +176,19 @@ static uint64_t function_id(struct pprof *pp, struct parts *pt, uint32_t fid)
     const char *elf = pp->ctx->meta ? pp->ctx->meta->elf_path : NULL;
 
     if (!(pp->func_written[fid / 32] & (1u << (fid % 32)))) {
-        const char *name = xu_funcs_name(&pp->fn, fid);
+        const char *name = xu_funcs_name(&pp->fn, fid), *shown;
         const char *system_name = name;
         const struct xu_symbol *sym = NULL;
 
-        /* the symbol as the ELF spells it (mangled), beside the readable name */
+        /* the symbol as the ELF spells it (mangled), beside the readable
+         * name: when the function is the one the symbol names, not one
+         * inlined at its address */
         if (pp->ctx->syms && !pp->ctx->names && pp->fn.has_addr[fid] &&
-            xu_symbolizer_name(pp->ctx->syms, pp->fn.addr[fid], &sym) && sym)
+            (shown = xu_symbolizer_name(pp->ctx->syms, pp->fn.addr[fid], &sym)) && sym &&
+            strcmp(shown, name) == 0)
             system_name = sym->name;
+        if (pp->fn.src[fid].file)
+            elf = pp->fn.src[fid].file;
         pp->func_written[fid / 32] |= 1u << (fid % 32);
         pb_uint(&pp->sub, FUNCTION_ID, (uint64_t)fid + 1);
         pb_uint(&pp->sub, FUNCTION_NAME, str_id(pp, name));
@@ -207,16 +216,63 @@ static int ensure_func_bitmap(struct pprof *pp, size_t *cap)
     return 0;
 }
 
-static void location(struct pprof *pp, struct parts *pt, uint64_t id, uint64_t address,
-                     bool mapped, uint64_t func)
+static void location_start(struct pprof *pp, uint64_t id, uint64_t address, bool mapped)
 {
     pb_uint(&pp->sub, LOCATION_ID, id);
     if (mapped)
         pb_uint(&pp->sub, LOCATION_MAPPING_ID, 1);
     pb_uint(&pp->sub, LOCATION_ADDRESS, address);
+}
+
+static void location_line(struct pprof *pp, uint64_t func, uint32_t line)
+{
     pb_uint(&pp->sub2, LINE_FUNCTION_ID, func);
+    pb_uint(&pp->sub2, LINE_LINE, line);
     pb_message(&pp->sub, LOCATION_LINE, &pp->sub2);
+}
+
+static void location_end(struct pprof *pp, struct parts *pt)
+{
     pb_message(&pt->locs, PROFILE_LOCATION, &pp->sub);
+}
+
+/* A location of one function without a line ("[incomplete]", a state). */
+static void location(struct pprof *pp, struct parts *pt, uint64_t id, uint64_t address,
+                     bool mapped, uint64_t func)
+{
+    location_start(pp, id, address, mapped);
+    location_line(pp, func, 0);
+    location_end(pp, pt);
+}
+
+/*
+ * The location of frame i of s: a Line per function at the address,
+ * innermost first (pprof's order: the last Line is the function the
+ * location's caller called).  0 or -ENOMEM.
+ */
+static int frame_location(struct pprof *pp, struct parts *pt, const struct xu_stack *s,
+                          uint32_t i, uint32_t lid, size_t *bitmap_cap)
+{
+    const struct xu_output_ctx *ctx = pp->ctx;
+    const struct xu_frame_line *l;
+    struct xu_frame_line one;
+    const uint32_t *fids;
+    char buf[19];
+    long n = xu_funcs_frames(&pp->fn, s, i, &fids);
+    unsigned int nl, j;
+
+    if (n < 0 || ensure_func_bitmap(pp, bitmap_cap) < 0)
+        return -ENOMEM;
+    nl = xu_output_frame_lines(ctx, s, i, &one, buf, &l);
+    /* functions first: function_id() builds its message where the
+     * location is about to be */
+    for (j = 0; j < (unsigned int)n; j++)
+        function_id(pp, pt, fids[j]);
+    location_start(pp, lid, ctx->names ? 0 : s->pcs[i], pp->mapped && !ctx->names);
+    for (j = (unsigned int)n; j-- > 0;)
+        location_line(pp, (uint64_t)fids[j] + 1, j < nl ? l[j].line : 0);
+    location_end(pp, pt);
+    return 0;
 }
 
 static int stacks(struct pprof *pp, struct parts *pt)
@@ -249,9 +305,7 @@ static int stacks(struct pprof *pp, struct parts *pt)
             uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
 
             if (!xu_u64map_get(&pp->locs, key, &lid)) {
-                fid = xu_funcs_frame(&pp->fn, s, i);
-                if (fid < 0 || ensure_func_bitmap(pp, &bitmap_cap) < 0 ||
-                    xu_u64map_put(&pp->locs, key, (uint32_t)++pp->nr_locs) < 0)
+                if (xu_u64map_put(&pp->locs, key, (uint32_t)++pp->nr_locs) < 0)
                     return -ENOMEM;
                 lid = (uint32_t)pp->nr_locs;
                 if (!ctx->names) {
@@ -260,8 +314,8 @@ static int stacks(struct pprof *pp, struct parts *pt)
                     if (s->pcs[i] >= pp->map_hi)
                         pp->map_hi = s->pcs[i] + 1;
                 }
-                location(pp, pt, lid, ctx->names ? 0 : s->pcs[i], pp->mapped && !ctx->names,
-                         function_id(pp, pt, (uint32_t)fid));
+                if (frame_location(pp, pt, s, i, lid, &bitmap_cap) < 0)
+                    return -ENOMEM;
             }
             pp->loc_ids[n++] = lid;
         }
@@ -382,6 +436,9 @@ static int pprof_write(FILE *f, const struct xu_output_ctx *ctx)
 
     memset(&pt, 0, sizeof(pt));
     xu_funcs_init(&pp.fn, ctx);
+    /* a function is a name: inlining is what a location's Lines say */
+    pp.fn.mark_inline = false;
+    pp.fn.split_lines = false;
     if (xu_strtab_intern(&pp.strings, "", 0) != 0) {
         rc = -ENOMEM;
         goto out;

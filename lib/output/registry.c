@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -137,4 +138,85 @@ const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
      * reader can match against a disassembly or a raw trace */
     snprintf(buf, 19, "0x%" PRIx64, s->pcs[i]);
     return buf;
+}
+
+unsigned int xu_output_frame_lines(const struct xu_output_ctx *ctx, const struct xu_stack *s,
+                                   uint32_t i, struct xu_frame_line *one, char buf[static 19],
+                                   const struct xu_frame_line **out)
+{
+    const struct xu_frame_line *l = NULL;
+    unsigned int n = 0;
+
+    if (!ctx->names && s->pcs[i] != XU_PC_UPCALL && ctx->syms)
+        n = xu_symbolizer_frames(ctx->syms, xu_stack_lookup_addr(s, i), &l);
+    /* one function without a line: named as every writer named it before
+     * DWARF (an unresolved frame by its own PC, not the pc - 1 looked up) */
+    if (n == 0 || (n == 1 && !l[0].file && !l[0].line)) {
+        memset(one, 0, sizeof(*one));
+        one->name = xu_output_frame_name(ctx, s, i, buf);
+        *out = one;
+        return 1;
+    }
+    *out = l;
+    return n;
+}
+
+long xu_output_line_label(const struct xu_frame_line *l, bool with_line, char **buf,
+                          size_t *cap)
+{
+    size_t len = strlen(l->name), need = len + sizeof(":4294967295_[i]");
+    char *p = *buf;
+
+    if (need > *cap) {
+        size_t ncap = *cap ? *cap : 256;
+
+        while (ncap < need)
+            ncap *= 2;
+        if (!(p = realloc(*buf, ncap)))
+            return -ENOMEM;
+        *buf = p;
+        *cap = ncap;
+    }
+    memcpy(p, l->name, len);
+    if (with_line && l->line)
+        len += (size_t)sprintf(p + len, ":%" PRIu32, l->line);
+    if (l->inlined) {
+        memcpy(p + len, "_[i]", 4);
+        len += 4;
+    }
+    p[len] = '\0';
+    return (long)len;
+}
+
+unsigned int xu_output_symbolizer_flags(const struct xu_output_options *opts)
+{
+    unsigned int flags = XU_SYMBOLIZER_INLINE;
+
+    if (!opts)
+        return flags;
+    if (opts->raw_names)
+        flags |= XU_SYMBOLIZER_RAW_NAMES;
+    if (opts->no_inline)
+        flags &= ~XU_SYMBOLIZER_INLINE;
+    return flags;
+}
+
+struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *opts,
+                                               const struct xu_symtab *st,
+                                               const uint64_t *addrs, size_t n,
+                                               const char *elf_path, struct xu_log *log)
+{
+    struct xu_symbolizer *sz = xu_symbolizer_new_dwarf(st, addrs, n,
+                                                       xu_output_symbolizer_flags(opts),
+                                                       elf_path, log);
+
+    if (!sz || !opts || !opts->lines || xu_symbolizer_has_dwarf(sz) || !n)
+        return sz;
+    if (!xu_symbolizer_dwarf_supported())
+        xu_warn(log, "--lines: this build has no libdw (configure found none), so frames "
+                "have no source lines");
+    else if (st)
+        xu_warn(log, "--lines: %s has no DWARF line table for the sampled code (built "
+                "without -g?), so frames have no source lines", elf_path ? elf_path : "the ELF");
+    return sz;
 }

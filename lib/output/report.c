@@ -12,6 +12,11 @@
  * gives one pair of tables per state (per vCPU and state with per_vcpu).
  * When the profile knows states, a table of them per vCPU comes first:
  * samples in each state and the CPU time they stand for.
+ *
+ * Functions inlined into others (from the ELF's DWARF) are counted as
+ * functions of their own, marked "_[i]"; the innermost one of the
+ * innermost frame gets the self samples.  With --lines a function at each
+ * source line is its own row, shown with its file's base name and line.
  */
 #include "config.h"
 
@@ -35,6 +40,7 @@ struct func_count {
 struct report {
     const struct xu_output_ctx *ctx;
     struct xu_funcs fn;
+    uint32_t *ids;              /* scratch: one stack's functions */
     struct func_count *counts;
     size_t cap;
     struct sort_entry *order;
@@ -93,6 +99,28 @@ static void put_name(FILE *f, const char *name)
     putc('\n', f);
 }
 
+/* The function's name, and with --lines where it is: "name_[i] file.c:17". */
+static void put_row_name(FILE *f, const struct report *r, uint32_t id, const char *label)
+{
+    const struct xu_func_src *src = &r->fn.src[id];
+    const char *base;
+    char *shown;
+
+    if (!r->fn.split_lines || !src->file) {
+        put_name(f, label);
+        return;
+    }
+    base = strrchr(src->file, '/');
+    base = base ? base + 1 : src->file;
+    if (asprintf(&shown, "%s%s %s:%" PRIu32, src->plain, src->inlined ? "_[i]" : "", base,
+                 src->line) < 0) {
+        put_name(f, label);
+        return;
+    }
+    put_name(f, shown);
+    free(shown);
+}
+
 static int cmp_entries(const void *a, const void *b)
 {
     const struct sort_entry *ea = a, *eb = b;
@@ -134,7 +162,7 @@ static void print_table(FILE *f, struct report *r, size_t nfuncs, uint64_t sampl
         fprintf(f, "%9" PRIu64 " %6.2f%% %9" PRIu64 " %6.2f%%  ", c->self,
                 100.0 * (double)c->self / (double)samples, c->total,
                 100.0 * (double)c->total / (double)samples);
-        put_name(f, r->order[i].name);
+        put_row_name(f, r, r->order[i].id, r->order[i].name);
     }
     if (n == 0)
         fputs("  (none)\n", f);
@@ -148,8 +176,8 @@ static int count_group(struct report *r, const struct xu_stack *const *stacks, s
                        uint64_t *samples, uint64_t *incomplete, size_t *nfuncs)
 {
     size_t k;
-    uint32_t i;
-    long id;
+    uint32_t i, depth;
+    long id, n;
 
     *samples = *incomplete = 0;
     if (r->cap)
@@ -163,11 +191,16 @@ static int count_group(struct report *r, const struct xu_stack *const *stacks, s
         *samples += w;
         if (xu_stack_incomplete(s))
             *incomplete += w;
-        for (i = 0; i < s->depth; i++) {
-            id = xu_funcs_frame(&r->fn, s, i);
-            if (id < 0 || ensure_counts(r, (size_t)id + 1) < 0)
+        depth = s->depth > XU_OUTPUT_MAX_FRAMES ? XU_OUTPUT_MAX_FRAMES : s->depth;
+        n = xu_funcs_stack(&r->fn, s, depth - 1, r->ids, XU_OUTPUT_MAX_FRAMES);
+        if (n < 0)
+            return -ENOMEM;
+        /* outermost first: the last is where the sample was */
+        for (i = 0; i < (uint32_t)n; i++) {
+            id = r->ids[i];
+            if (ensure_counts(r, (size_t)id + 1) < 0)
                 return -ENOMEM;
-            if (i == 0)
+            if (i + 1 == (uint32_t)n)
                 r->counts[id].self += w;
             if (r->counts[id].stamp != k + 1) {
                 r->counts[id].stamp = k + 1;
@@ -320,7 +353,8 @@ static int report_write(FILE *f, const struct xu_output_ctx *ctx)
 
     xu_funcs_init(&r.fn, ctx);
     stacks = malloc((nr ? nr : 1) * sizeof(*stacks));
-    if (!stacks || ensure_counts(&r, 256) < 0) {
+    r.ids = malloc(XU_OUTPUT_MAX_FRAMES * sizeof(*r.ids));
+    if (!stacks || !r.ids || ensure_counts(&r, 256) < 0) {
         rc = -ENOMEM;
         goto out;
     }
@@ -360,6 +394,7 @@ out:
     free(stacks);
     free(r.counts);
     free(r.order);
+    free(r.ids);
     xu_funcs_dispose(&r.fn);
     return rc;
 }
@@ -378,7 +413,8 @@ int xu_output_top_function(const struct xu_output_ctx *ctx, char *name, size_t l
         name[0] = '\0';
     xu_funcs_init(&r.fn, ctx);
     stacks = malloc((nr ? nr : 1) * sizeof(*stacks));
-    if (!stacks) {
+    r.ids = malloc(XU_OUTPUT_MAX_FRAMES * sizeof(*r.ids));
+    if (!stacks || !r.ids) {
         rc = -ENOMEM;
         goto out;
     }
@@ -397,6 +433,7 @@ out:
     free(stacks);
     free(r.counts);
     free(r.order);
+    free(r.ids);
     xu_funcs_dispose(&r.fn);
     return rc;
 }

@@ -9,6 +9,11 @@
  * split by state) with its count as weight, or with --weight=cpu its CPU
  * time in nanoseconds (the profile's "unit"); samples the state view
  * leaves out are not written.
+ *
+ * With the ELF's DWARF, functions inlined into a frame are frames of their
+ * own, named with "_[i]", and a frame has the "file" its function is in and
+ * the "line" when all its samples agree on one; with --lines a function at
+ * each line is a frame of its own, so every frame has its line.
  */
 #include "config.h"
 
@@ -27,11 +32,18 @@ struct ss {
     size_t ids_cap;
 };
 
+/* The outermost frame a stack shows: a profile bounds depth already. */
+static uint32_t stack_from(const struct xu_stack *s)
+{
+    return (s->depth > XU_OUTPUT_MAX_FRAMES ? XU_OUTPUT_MAX_FRAMES : s->depth) - 1;
+}
+
 /* Function ids of every frame, computed before anything is written so the
  * shared frame table can come first. */
 static int collect(struct ss *ss)
 {
     size_t nr = xu_profile_nr_stacks(ss->ctx->profile), k;
+    const uint32_t *ids;
     uint32_t i;
 
     ss->incomplete = xu_funcs_named(&ss->fn, XU_INCOMPLETE_FRAME);
@@ -43,8 +55,9 @@ static int collect(struct ss *ss)
         if (xu_output_state_frame(ss->ctx, s) &&
             xu_funcs_named(&ss->fn, xu_output_state_frame(ss->ctx, s)) < 0)
             return -ENOMEM;
-        for (i = 0; i < s->depth; i++)
-            if (xu_funcs_frame(&ss->fn, s, i) < 0)
+        /* innermost first: frames are numbered in the order they are met */
+        for (i = 0; i <= stack_from(s); i++)
+            if (xu_funcs_frames(&ss->fn, s, i, &ids) < 0)
                 return -ENOMEM;
     }
     return 0;
@@ -79,7 +92,7 @@ static int write_profile(FILE *f, struct ss *ss, bool all, uint32_t vcpu, bool f
     size_t nr = xu_profile_nr_stacks(ctx->profile), k;
     uint64_t total = 0;
     bool sep = false;
-    uint32_t i;
+    long i, n;
     char name[64];
 
     for (k = 0; k < nr; k++) {
@@ -118,13 +131,12 @@ static int write_profile(FILE *f, struct ss *ss, bool all, uint32_t vcpu, bool f
             put_u64(f, (uint64_t)ss->incomplete, comma ? ',' : 0);
             comma = true;
         }
-        for (i = s->depth; i-- > 0;) {
-            /* Already interned by collect(): this only reads the map. */
-            long id = xu_funcs_frame(&ss->fn, s, i);
-
-            if (id < 0)
-                return -ENOMEM;
-            put_u64(f, (uint64_t)id, comma ? ',' : 0);
+        /* Already interned by collect(): this only reads the maps. */
+        n = xu_funcs_stack(&ss->fn, s, stack_from(s), ss->ids, XU_OUTPUT_MAX_FRAMES);
+        if (n < 0)
+            return -ENOMEM;
+        for (i = 0; i < n; i++) {
+            put_u64(f, ss->ids[i], comma ? ',' : 0);
             comma = true;
         }
         putc(']', f);
@@ -141,6 +153,29 @@ static int write_profile(FILE *f, struct ss *ss, bool all, uint32_t vcpu, bool f
     }
     fputs("]}", f);
     return 0;
+}
+
+/* A frame: its name ("_[i]" when inlined, without the line --lines adds to
+ * the function's label: speedscope has a field for it), file and line. */
+static void put_frame(FILE *f, const struct xu_funcs *fn, uint32_t id, bool first)
+{
+    const struct xu_func_src *src = &fn->src[id];
+
+    char *name = NULL;
+
+    fputs(first ? "\n{\"name\":" : ",\n{\"name\":", f);
+    if (fn->split_lines && src->line &&
+        asprintf(&name, "%s%s", src->plain, src->inlined ? "_[i]" : "") < 0)
+        name = NULL;
+    xu_fput_json(f, name ? name : xu_funcs_name(fn, id));
+    free(name);
+    if (src->file) {
+        fputs(",\"file\":", f);
+        xu_fput_json(f, src->file);
+    }
+    if (src->line)
+        fprintf(f, ",\"line\":%" PRIu32, src->line);
+    putc('}', f);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -160,7 +195,8 @@ static int speedscope_write(FILE *f, const struct xu_output_ctx *ctx)
     int rc;
 
     xu_funcs_init(&ss.fn, ctx);
-    rc = collect(&ss);
+    ss.ids = malloc(XU_OUTPUT_MAX_FRAMES * sizeof(*ss.ids));
+    rc = ss.ids ? collect(&ss) : -ENOMEM;
     if (rc < 0)
         goto out;
     if (ctx->meta && ctx->meta->backend)
@@ -174,11 +210,8 @@ static int speedscope_write(FILE *f, const struct xu_output_ctx *ctx)
           "\"exporter\":\"xen-uniprof " PACKAGE_VERSION "\",\"name\":", f);
     xu_fput_json(f, title);
     fputs(",\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[", f);
-    for (i = 0; i < xu_funcs_count(&ss.fn); i++) {
-        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-        xu_fput_json(f, xu_funcs_name(&ss.fn, (uint32_t)i));
-        putc('}', f);
-    }
+    for (i = 0; i < xu_funcs_count(&ss.fn); i++)
+        put_frame(f, &ss.fn, (uint32_t)i, i == 0);
     fputs("]},\n\"profiles\":[", f);
     if (!per_vcpu) {
         rc = write_profile(f, &ss, true, 0, true);

@@ -9,7 +9,12 @@
  * value; xu_output_write_path() makes the file appear atomically.
  *
  * Frame names: a resolved frame is its function name; an unresolved one is
- * the frame's own PC in hex ("0xffffffff8000102a").  A stack whose walk did
+ * the frame's own PC in hex ("0xffffffff8000102a").  With the ELF's DWARF
+ * (xu_symbolizer_new_dwarf), a frame stands for the physical function and
+ * every function inlined in it, outermost first (xu_output_frame_lines):
+ * folded, svg, report and speedscope draw each as a frame of its own,
+ * named with the suffix "_[i]" (perf's) when it was inlined, and pprof as
+ * the Lines of one Location.  A stack whose walk did
  * not complete (bad frame, unmapped stack, depth limit) gets the root frame
  * "[incomplete]" in the formats that draw stacks from the root, so a flame
  * graph never passes off a broken chain as a real caller.
@@ -83,6 +88,11 @@ struct xu_output_options {
     enum xu_state_view states;  /* every writer but raw */
     bool raw_names;             /* --no-demangle: for the symboliser, not the writers:
                                  * names as the ELF spells them */
+    bool no_inline;             /* --no-inline: for the symboliser (xu_output_symbolizer_flags):
+                                 * no frames for inlined functions */
+    bool lines;                 /* --lines: folded, svg and speedscope frames are
+                                 * per source line ("name:line"), the report has
+                                 * a source column */
 };
 
 /*
@@ -146,6 +156,47 @@ int xu_output_top_function(const struct xu_output_ctx *ctx, char *name, size_t l
 const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
                                  const struct xu_stack *s, uint32_t i,
                                  char buf[static 19]);
+
+/*
+ * The functions of frame i of s, outermost first: the physical function,
+ * then each one inlined in the one before (xu_symbolizer_frames), each with
+ * its source line when the symboliser has DWARF.  A frame the symboliser
+ * knows nothing more about (offline names, an upcall marker, an unresolved
+ * address, no DWARF) is one entry named by xu_output_frame_name() without a
+ * line, in *one (its name may be in buf).  *out points at the entries.
+ * Returns their count, 1 to XU_INLINE_MAX_DEPTH.
+ */
+unsigned int xu_output_frame_lines(const struct xu_output_ctx *ctx, const struct xu_stack *s,
+                                   uint32_t i, struct xu_frame_line *one, char buf[static 19],
+                                   const struct xu_frame_line **out);
+
+/* Frames a stack shows at most once its inlined functions are expanded: a
+ * stack that would pass it is shown with its physical frames only, so that
+ * every writer keeps the bounds its paths have. */
+#define XU_OUTPUT_MAX_FRAMES XU_MAX_DEPTH_LIMIT
+
+/*
+ * A frame's label in the formats that name frames with one string:
+ * l->name, then ":line" when with_line and the line is known, then "_[i]"
+ * when inlined.  Into *buf (grown with realloc, *cap its size).  Its
+ * length, or -ENOMEM.
+ */
+long xu_output_line_label(const struct xu_frame_line *l, bool with_line, char **buf,
+                          size_t *cap);
+
+/* The symboliser flags that opts ask for (--no-demangle, --no-inline). */
+unsigned int xu_output_symbolizer_flags(const struct xu_output_options *opts);
+
+/*
+ * The symboliser of a profile's addresses as opts ask (opts may be NULL):
+ * xu_symbolizer_new_dwarf() over the ELF at elf_path.  When --lines is
+ * asked for and no line can be had (a build without libdw, an ELF without
+ * DWARF), a note on log says why.  NULL with errno.
+ */
+struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *opts,
+                                               const struct xu_symtab *st,
+                                               const uint64_t *addrs, size_t n,
+                                               const char *elf_path, struct xu_log *log);
 
 /*
  * Views (--weight, --state), applied the same way by every writer but raw:

@@ -402,9 +402,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
 
     /* Symbolise: each distinct address once, with the guest running. */
     nr_addrs = xu_profile_unique_addrs(profile, &addrs);
-    if (nr_addrs < 0 || !(sz = xu_symbolizer_new_flags(elf.symtab, addrs, (size_t)nr_addrs,
-                                                       job->render.raw_names ?
-                                                       XU_SYMBOLIZER_RAW_NAMES : 0))) {
+    if (nr_addrs < 0 || !(sz = xu_output_symbolizer_new(&job->render, elf.symtab, addrs,
+                                                        (size_t)nr_addrs, elf.path, log))) {
         xu_error(log, "out of memory");
         ec = XU_RECORD_FAILURE;
         goto out;
