@@ -77,8 +77,8 @@ void xu_cmd_loaded_dispose(struct xu_loaded *l)
 }
 
 int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symtab *symtab,
-                const char *elf_path, bool raw_names, struct xu_log *log,
-                struct xu_loaded *out)
+                const char *elf_path, const struct xu_output_options *oo,
+                struct xu_log *log, struct xu_loaded *out)
 {
     struct xu_input_options io = { .symtab = symtab };
     uint64_t *addrs = NULL;
@@ -101,8 +101,7 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
             rc = XU_EXIT_FAILURE;
             goto out;
         }
-        out->syms = xu_symbolizer_new_flags(symtab, addrs, (size_t)n,
-                                            raw_names ? XU_SYMBOLIZER_RAW_NAMES : 0);
+        out->syms = xu_output_symbolizer_new(oo, symtab, addrs, (size_t)n, elf_path, log);
         if (!out->syms) {
             xu_error(log, "symbolising %s: %s", path, strerror(errno));
             rc = XU_EXIT_FAILURE;
@@ -222,7 +221,7 @@ int xu_cmd_convert(int argc, char **argv)
         if (rc)
             goto out;
     }
-    rc = xu_cmd_load(input, ifmt, symtab, elf, oo.raw_names, &log, &l);
+    rc = xu_cmd_load(input, ifmt, symtab, elf, &oo, &log, &l);
     if (rc)
         goto out;
     if (elf && l.input->has_names)

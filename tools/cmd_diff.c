@@ -163,9 +163,9 @@ int xu_cmd_diff(int argc, char **argv)
         if (rc)
             goto out;
     }
-    rc = xu_cmd_load(argv[optind], ifmt, symtab, elf, oo.raw_names, &log, &before);
+    rc = xu_cmd_load(argv[optind], ifmt, symtab, elf, &oo, &log, &before);
     if (rc == 0)
-        rc = xu_cmd_load(argv[optind + 1], ifmt, symtab, elf, oo.raw_names, &log, &after);
+        rc = xu_cmd_load(argv[optind + 1], ifmt, symtab, elf, &oo, &log, &after);
     if (rc)
         goto out;
     before.ctx.opts = after.ctx.opts = &oo;

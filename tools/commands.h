@@ -31,12 +31,13 @@ struct xu_loaded {
 
 /*
  * Read path (any input format) and make it writable: symbols from symtab
- * (may be NULL) when its frames are addresses, demangled unless raw_names
- * (--no-demangle).  0 or an exit status.
+ * (may be NULL) when its frames are addresses, with the inlined functions
+ * and source lines of elf_path's DWARF, as oo asks (--no-demangle,
+ * --no-inline, --lines: xu_output_symbolizer_new()).  0 or an exit status.
  */
 int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symtab *symtab,
-                const char *elf_path, bool raw_names, struct xu_log *log,
-                struct xu_loaded *out);
+                const char *elf_path, const struct xu_output_options *oo,
+                struct xu_log *log, struct xu_loaded *out);
 void xu_cmd_loaded_dispose(struct xu_loaded *l);
 
 /* Open --elf: 0, or XU_EXIT_SYMBOLS with the reason logged. */

@@ -24,6 +24,8 @@ static const struct {
     { XU_ROPT_WEIGHT, "--weight" },
     { XU_ROPT_STATE, "--state" },
     { XU_ROPT_NO_DEMANGLE, "--no-demangle" },
+    { XU_ROPT_NO_INLINE, "--no-inline" },
+    { XU_ROPT_LINES, "--lines" },
 };
 
 const char *xu_render_option_name(int c)
@@ -114,6 +116,12 @@ int xu_render_option(int c, const char *arg, struct xu_output_options *oo,
         return 1;
     case XU_ROPT_NO_DEMANGLE:
         oo->raw_names = true;
+        return 1;
+    case XU_ROPT_NO_INLINE:
+        oo->no_inline = true;
+        return 1;
+    case XU_ROPT_LINES:
+        oo->lines = true;
         return 1;
     default:
         return 0;

@@ -3,7 +3,8 @@
  * render_options.h - the options every command that writes a profile
  * shares: how the profile is drawn (flame graph size, title, colours),
  * whether vCPUs are kept apart, the view on vCPU states (which samples,
- * weighted how), and whether function names are demangled.  One table and
+ * weighted how), whether function names are demangled, and whether frames
+ * show inlined functions and source lines.  One table and
  * one parser, so that `xen-uniprof DOMAIN`, `convert` and `diff` spell and
  * check them alike.
  *
@@ -30,6 +31,8 @@ enum {
     XU_ROPT_WEIGHT,
     XU_ROPT_STATE,
     XU_ROPT_NO_DEMANGLE,
+    XU_ROPT_NO_INLINE,
+    XU_ROPT_LINES,
 };
 
 #define XU_RENDER_LONG_OPTIONS                                          \
@@ -42,7 +45,9 @@ enum {
     { "palette",   required_argument, NULL, XU_ROPT_PALETTE },         \
     { "weight",    required_argument, NULL, XU_ROPT_WEIGHT },          \
     { "state",     required_argument, NULL, XU_ROPT_STATE },           \
-    { "no-demangle", no_argument,     NULL, XU_ROPT_NO_DEMANGLE }
+    { "no-demangle", no_argument,     NULL, XU_ROPT_NO_DEMANGLE },      \
+    { "no-inline", no_argument,       NULL, XU_ROPT_NO_INLINE },        \
+    { "lines",     no_argument,       NULL, XU_ROPT_LINES }
 
 /* Help text for these options, formatted like the commands' own. */
 #define XU_RENDER_USAGE \
@@ -62,7 +67,12 @@ enum {
     "                         (runnable, blocked), or split (under [running],\n" \
     "                         [runnable], [blocked] root frames)\n" \
     "      --no-demangle      keep function names as the ELF spells them (C++,\n" \
-    "                         Rust and OCaml names are shown readable by default)\n"
+    "                         Rust and OCaml names are shown readable by default)\n" \
+    "      --no-inline        no frames for inlined functions (by default, with\n" \
+    "                         the ELF's DWARF, each shows as a frame, marked _[i])\n" \
+    "      --lines            frames per source line: folded and svg name them\n" \
+    "                         name:LINE, the report shows file:line (svg\n" \
+    "                         tooltips, pprof and speedscope have lines anyway)\n"
 
 /* The long name of a render option's getopt value ("--width"), or NULL. */
 const char *xu_render_option_name(int c);

@@ -144,7 +144,7 @@ _xen_uniprof()
     # The options of each mode's --help; the ones that take a value (short
     # ones: those in shortargs) are the ones in the value case below.
     local -a render=(--per-vcpu --title --subtitle --width --min-width
-        --inverted --weight --state --no-demangle)
+        --inverted --weight --state --no-demangle --no-inline --lines)
     local -a shorts longs
     local shortargs
     case $mode in
