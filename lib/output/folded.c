@@ -207,10 +207,13 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
     if (id < 0)
         return id;
     /* every frame with its inlined functions while they fit, else each
-     * frame's physical function alone */
-    for (i = s->depth; i-- > 0; total += (uint32_t)n)
-        if ((n = frame_names(fo, s, i, &names)) < 0)
-            return n;
+     * frame's physical function alone (without DWARF, a frame is one name:
+     * no need to count) */
+    if (!fo->ctx->names && xu_symbolizer_has_dwarf(fo->ctx->syms)) {
+        for (i = s->depth; i-- > 0; total += (uint32_t)n)
+            if ((n = frame_names(fo, s, i, &names)) < 0)
+                return n;
+    }
     for (i = s->depth; i-- > 0;) {
         n = frame_names(fo, s, i, &names);
         if (n < 0)

@@ -438,7 +438,8 @@ long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from
     const uint32_t *c;
     long n;
 
-    for (i = from + 1; i-- > 0;) {
+    /* without DWARF a frame is one function: no need to count */
+    for (i = from + 1; !fn->ctx->names && xu_symbolizer_has_dwarf(fn->ctx->syms) && i-- > 0;) {
         n = xu_funcs_frames(fn, s, i, &c);
         if (n < 0)
             return n;
