@@ -6,7 +6,8 @@
  * The input is the file.  It is read the ways the tool reads an ELF it is
  * given: xu_symtab_open (by path: the harness keeps the input in a memfd),
  * lookups and the symboliser over addresses taken from the file's own
- * symbols and a sweep, xu_cfi_from_memory with a small row cap and lookups
+ * symbols and a sweep (with the inlined functions and lines of its DWARF),
+ * xu_cfi_from_memory with a small row cap and lookups
  * in the table, xu_elf_find with the file as --elf, and xu_elf_match_check
  * against a small simulated guest.
  */
@@ -108,10 +109,14 @@ static void symbols(const char *path)
         }
         addrs[j] = v;
     }
-    sz = xu_symbolizer_new(st, addrs, n);
+    sz = xu_symbolizer_new_dwarf(st, addrs, n, XU_SYMBOLIZER_INLINE, path, xu_fuzz_log());
     if (sz) {
-        for (i = 0; i < n; i++)
+        const struct xu_frame_line *l;
+
+        for (i = 0; i < n; i++) {
             xu_symbolizer_name(sz, addrs[i], &sym);
+            xu_symbolizer_frames(sz, addrs[i], &l);
+        }
         xu_symbolizer_free(sz);
     }
     xu_symtab_free(st);
