@@ -198,9 +198,10 @@ static void call_site(Dwarf_Die *scope, Dwarf_Files *files, size_t nr_files,
 
 /*
  * The inlined scopes at addr, innermost first, into inl (at most
- * XU_INLINE_MAX_DEPTH - 1: past that the innermost are dropped, so that the
+ * XU_INLINE_MAX_DEPTH: past that the innermost are dropped, so that the
  * outermost, whose call lines name the lines of the physical function and
- * its first callees, stay).  dwarf_getscopes() follows the innermost
+ * its first callees, stay; the chain given out is one shorter still, so
+ * that its last function's line is its own call line, not the leaf's).  dwarf_getscopes() follows the innermost
  * inlined scope into its abstract definition, not into the code that holds
  * it, so the chain is read from dwarf_getscopes_die() on that scope: the
  * scopes around it in the concrete tree, up to the physical function.
@@ -230,7 +231,7 @@ static unsigned int inlined_scopes(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *inl)
             break;
         if (tag != DW_TAG_inlined_subroutine)
             continue;
-        if (k == XU_INLINE_MAX_DEPTH - 1) {
+        if (k == XU_INLINE_MAX_DEPTH) {
             memmove(inl, inl + 1, (k - 1) * sizeof(*inl));
             k--;
         }

@@ -235,6 +235,30 @@ static void test_chains(void **state)
     xu_symbolizer_free(sz);
 }
 
+/* A chain deeper than XU_INLINE_MAX_DEPTH keeps its outermost functions,
+ * and the last one kept has its own call line, not the leaf's. */
+static void test_deep_chain(void **state)
+{
+    struct fixture *fx = *state;
+    struct xu_output_options o = { 0 };
+    const struct xu_frame_line *l;
+    struct xu_symbolizer *sz;
+    uint64_t addr = fx->marks[FX_MARK_DEEP];
+    char name[32];
+    unsigned int j;
+
+    sz = xu_output_symbolizer_new(&o, fx->st, &addr, 1, XU_TEST_INLINE_FIXTURE, &fx->log);
+    assert_non_null(sz);
+    assert_int_equal(xu_symbolizer_frames(sz, addr, &l), XU_INLINE_MAX_DEPTH);
+    assert_string_equal(l[0].name, "fx_deep_root");
+    assert_false(l[0].inlined);
+    for (j = 1; j < XU_INLINE_MAX_DEPTH; j++) {
+        snprintf(name, sizeof(name), "fx_deep_%u", j - 1);
+        expect_line(&l[j], name, true, FX_LINE_DEEP_CHAIN);
+    }
+    xu_symbolizer_free(sz);
+}
+
 static void test_folded(void **state)
 {
     struct fixture *fx = *state;
@@ -703,6 +727,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #ifdef HAVE_LIBDW
         cmocka_unit_test(test_chains),
+        cmocka_unit_test(test_deep_chain),
         cmocka_unit_test(test_folded),
         cmocka_unit_test(test_speedscope),
         cmocka_unit_test(test_svg_and_report),
