@@ -107,45 +107,41 @@ static long intern(struct fold *fo, const char *name)
 
 /*
  * The names of frame i of s, outermost first (xu_output_frame_lines): *names
- * points into fo->chain until the next call.  They depend on the frame's
- * value and on whether it is exact (looked up as itself) or a return
- * address (looked up at pc - 1, and shown as its own pc when unresolved):
- * one map for each, so each distinct frame is named once.  Their count, or
- * -errno.
+ * points at them (at *one, or into fo->chain until the next call).  They
+ * depend on the frame's value and on whether it is exact (looked up as
+ * itself) or a return address (looked up at pc - 1, and shown as its own pc
+ * when unresolved): one map for each, so each distinct frame is named once.
+ * A frame of one name, nearly all of them, keeps that name in its map slot
+ * (CHAIN clear), so that asking costs no access beyond the map; a frame of
+ * several keeps CHAIN | its offset in fo->chain.  Their count, or -errno.
  */
-static long frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
-                        const uint32_t **names)
+#define CHAIN 0x80000000u
+
+static long new_frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
+                            struct xu_u64map *m, uint32_t *one, const uint32_t **names)
 {
-    bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
     bool lines = fo->ctx->opts && fo->ctx->opts->lines;
-    struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
     const struct xu_frame_line *l;
-    struct xu_frame_line one;
-    uint32_t off;
+    struct xu_frame_line single;
+    uint32_t off = (uint32_t)fo->nr_chain;
     unsigned int n, j;
     char buf[19];
+    long rc;
 
-    if (xu_u64map_get(m, s->pcs[i], &off)) {
-        *names = &fo->chain[off + 1];
-        return fo->chain[off];
-    }
-    n = xu_output_frame_lines(fo->ctx, s, i, &one, buf, &l);
-    if (fo->nr_chain + n + 1 > fo->cap_chain) {
+    n = xu_output_frame_lines(fo->ctx, s, i, &single, buf, &l);
+    if (n > 1 && fo->nr_chain + n + 1 > fo->cap_chain) {
         size_t cap = fo->cap_chain ? fo->cap_chain * 2 : 1024;
         uint32_t *c;
 
         while (cap < fo->nr_chain + n + 1)
             cap *= 2;
-        if (cap > UINT32_MAX || !(c = realloc(fo->chain, cap * sizeof(*c))))
+        if (cap >= CHAIN || !(c = realloc(fo->chain, cap * sizeof(*c))))
             return -ENOMEM;
         fo->chain = c;
         fo->cap_chain = cap;
     }
-    off = (uint32_t)fo->nr_chain;
-    fo->chain[off] = n;
     for (j = 0; j < n; j++) {
         const char *name = l[j].name;
-        long rc;
 
         if (l[j].inlined || (lines && l[j].line)) {
             rc = xu_output_line_label(&l[j], lines, &fo->label, &fo->label_cap);
@@ -156,13 +152,41 @@ static long frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
         rc = intern(fo, name);
         if (rc < 0)
             return rc;
-        fo->chain[off + 1 + j] = (uint32_t)rc;
+        if (n == 1)
+            *one = (uint32_t)rc;
+        else
+            fo->chain[off + 1 + j] = (uint32_t)rc;
     }
-    if (xu_u64map_put(m, s->pcs[i], off) < 0)
+    if (n == 1) {
+        *names = one;
+        return xu_u64map_put(m, s->pcs[i], *one) < 0 ? -ENOMEM : 1;
+    }
+    fo->chain[off] = n;
+    if (xu_u64map_put(m, s->pcs[i], CHAIN | off) < 0)
         return -ENOMEM;
     fo->nr_chain += n + 1;
     *names = &fo->chain[off + 1];
     return n;
+}
+
+/* Every frame of every stack asks: the answer for a frame named before
+ * stays small enough to inline. */
+static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
+                               uint32_t *one, const uint32_t **names)
+{
+    bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
+    struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
+    uint32_t v;
+
+    if (!xu_u64map_get(m, s->pcs[i], &v))
+        return new_frame_names(fo, s, i, m, one, names);
+    if (!(v & CHAIN)) {
+        *one = v;
+        *names = one;
+        return 1;
+    }
+    *names = &fo->chain[(v & ~CHAIN) + 1];
+    return fo->chain[v & ~CHAIN];
 }
 
 static long vcpu_name(struct fold *fo, uint32_t vcpu)
@@ -195,7 +219,7 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
     const struct xu_output_ctx *ctx = fo->ctx;
     const char *state = xu_output_state_frame(ctx, s);
     const uint32_t *names;
-    uint32_t len = 0, i, total = 0;
+    uint32_t len = 0, i, total = 0, one;
     long id = 0, n;
 
     if (ctx->opts && ctx->opts->per_vcpu)
@@ -211,15 +235,17 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
      * no need to count) */
     if (!fo->ctx->names && xu_symbolizer_has_dwarf(fo->ctx->syms)) {
         for (i = s->depth; i-- > 0; total += (uint32_t)n)
-            if ((n = frame_names(fo, s, i, &names)) < 0)
+            if ((n = frame_names(fo, s, i, &one, &names)) < 0)
                 return n;
     }
     for (i = s->depth; i-- > 0;) {
-        n = frame_names(fo, s, i, &names);
+        n = frame_names(fo, s, i, &one, &names);
         if (n < 0)
             return n;
-        if (total > XU_OUTPUT_MAX_FRAMES)
-            n = 1;
+        if (n == 1 || total > XU_OUTPUT_MAX_FRAMES) {
+            ids[len++] = names[0];
+            continue;
+        }
         memcpy(ids + len, names, (size_t)n * sizeof(*ids));
         len += (uint32_t)n;
     }

@@ -372,34 +372,37 @@ static void note_src(struct xu_funcs *fn, long id, const struct xu_frame_line *l
     }
 }
 
-long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
-                     const uint32_t **ids)
+/*
+ * by_chain holds, per lookup key, the function id itself when the frame is
+ * one function (nearly all of them: asking then costs no access beyond the
+ * map), else CHAIN | the offset of its ids in fn->chain.
+ */
+#define CHAIN 0x80000000u
+
+/* The functions of frame i of s, the first time its key is met. */
+static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i, uint64_t key,
+                       uint32_t *one, const uint32_t **ids)
 {
     const struct xu_output_ctx *ctx = fn->ctx;
-    uint64_t key = ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
     const struct xu_frame_line *l;
-    struct xu_frame_line one;
-    uint32_t off;
+    struct xu_frame_line single;
+    uint32_t off = (uint32_t)fn->nr_chain;
     unsigned int n, j;
+    bool chained;
     char buf[19];
 
-    if (xu_u64map_get(&fn->by_chain, key, &off)) {
-        *ids = &fn->chain[off + 1];
-        return fn->chain[off];
-    }
-    n = xu_output_frame_lines(ctx, s, i, &one, buf, &l);
+    n = xu_output_frame_lines(ctx, s, i, &single, buf, &l);
     if (fn->nr_chain + n + 1 > fn->cap_chain) {
         size_t ncap = fn->cap_chain ? fn->cap_chain * 2 : 1024;
         uint32_t *c;
 
         while (ncap < fn->nr_chain + n + 1)
             ncap *= 2;
-        if (ncap > UINT32_MAX || !(c = realloc(fn->chain, ncap * sizeof(*c))))
+        if (ncap >= CHAIN || !(c = realloc(fn->chain, ncap * sizeof(*c))))
             return -ENOMEM;
         fn->chain = c;
         fn->cap_chain = ncap;
     }
-    off = (uint32_t)fn->nr_chain;
     fn->chain[off] = n;
     for (j = 0; j < n; j++) {
         bool decorated = (fn->mark_inline && l[j].inlined) || (fn->split_lines && l[j].line);
@@ -420,37 +423,71 @@ long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
         if (id < 0)
             return id;
         /* the unmarked name points into the symboliser only when it came
-         * from there (l is not &one) */
-        note_src(fn, id, &l[j], decorated && l != &one);
+         * from there (l is not &single) */
+        note_src(fn, id, &l[j], decorated && l != &single);
         fn->chain[off + 1 + j] = (uint32_t)id;
     }
-    if (xu_u64map_put(&fn->by_chain, key, off) < 0)
+    /* an id with CHAIN set (2^31 functions) goes to the chain as well */
+    chained = n > 1 || (fn->chain[off + 1] & CHAIN);
+    if (xu_u64map_put(&fn->by_chain, key, chained ? CHAIN | off : fn->chain[off + 1]) < 0)
         return -ENOMEM;
+    if (!chained) {
+        *one = fn->chain[off + 1];
+        *ids = one;
+        return 1;
+    }
     fn->nr_chain += n + 1;
     *ids = &fn->chain[off + 1];
     return n;
 }
 
+static inline long funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                                uint32_t *one, const uint32_t **ids)
+{
+    uint64_t key = fn->ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
+    uint32_t v;
+
+    if (!xu_u64map_get(&fn->by_chain, key, &v))
+        return new_frames(fn, s, i, key, one, ids);
+    if (!(v & CHAIN)) {
+        *one = v;
+        *ids = one;
+        return 1;
+    }
+    *ids = &fn->chain[(v & ~CHAIN) + 1];
+    return fn->chain[v & ~CHAIN];
+}
+
+long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                     const uint32_t **ids)
+{
+    return funcs_frames(fn, s, i, &fn->one, ids);
+}
+
 long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from,
                     uint32_t *ids, uint32_t max)
 {
-    uint32_t i, len = 0, total = 0;
+    uint32_t i, len = 0, total = 0, one;
     const uint32_t *c;
     long n;
 
     /* without DWARF a frame is one function: no need to count */
     for (i = from + 1; !fn->ctx->names && xu_symbolizer_has_dwarf(fn->ctx->syms) && i-- > 0;) {
-        n = xu_funcs_frames(fn, s, i, &c);
+        n = funcs_frames(fn, s, i, &one, &c);
         if (n < 0)
             return n;
         total += (uint32_t)n;
     }
     for (i = from + 1; i-- > 0;) {
-        n = xu_funcs_frames(fn, s, i, &c);
+        n = funcs_frames(fn, s, i, &one, &c);
         if (n < 0)
             return n;
-        if (total > max)
-            n = 1;
+        if (n == 1 || total > max) {
+            if (len == max)
+                break;
+            ids[len++] = c[0];
+            continue;
+        }
         if (len + (uint32_t)n > max)
             break;
         memcpy(ids + len, c, (size_t)n * sizeof(*ids));

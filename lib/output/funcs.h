@@ -85,11 +85,13 @@ struct xu_funcs {
      * function inlined and not inlined is two; split by lines, one a line. */
     bool mark_inline;
     bool split_lines;
-    /* Per lookup key, its functions outermost first: chain[off] is their
-     * count, their ids follow. */
+    /* Per lookup key, its functions outermost first (funcs.c): in by_chain
+     * itself when one, else in chain, where chain[off] is their count and
+     * their ids follow. */
     struct xu_u64map by_chain;
     uint32_t *chain;
     size_t nr_chain, cap_chain;
+    uint32_t one;               /* xu_funcs_frames()'s answer of one function */
     char *label;                /* scratch */
     size_t label_cap;
 };

@@ -198,7 +198,7 @@ static const char *pool_copy(struct str_pool *p, const char *s, bool demangle)
     return c;
 }
 
-/* Room for more more entries in sz->lines.  0 or ENOMEM. */
+/* Room for `more` entries more in sz->lines.  0 or ENOMEM. */
 static int lines_reserve(struct xu_symbolizer *sz, size_t *cap, size_t more)
 {
     struct xu_frame_line *l;
