@@ -181,6 +181,8 @@ static char *render(struct fixture *fx, const struct xu_output_ops *ops,
     return output_text(ops, &ctx, len);
 }
 
+#ifdef HAVE_LIBDW
+
 static const char *base(const char *path)
 {
     const char *s = path ? strrchr(path, '/') : NULL;
@@ -197,8 +199,6 @@ static void expect_line(const struct xu_frame_line *l, const char *name, bool in
     assert_non_null(l->file);
     assert_string_equal(base(l->file), "inline_fixture.c");
 }
-
-#ifdef HAVE_LIBDW
 
 /* Each lookup address's chain, outermost first, with the call lines. */
 static void test_chains(void **state)
