@@ -24,8 +24,10 @@
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "inline_fixture.h"
 #include "mkelf.h"
 #include "symbols/xu_demangle.h"
+#include "symbols/xu_symbols.h"
 
 struct fixture {
     char dir[64];
@@ -220,6 +222,44 @@ static void test_convert_demangles(void **state)
              RUST_FMT, "camlStdlib__$2a$2a_123", "_ZN3app4mainEv", RUST_FMT,
              "_ZN3app4mainEv", RUST_FMT, "camlStdlib__$2a$2a_123");
     out = read_file(fx->out);
+    assert_string_equal(out, want);
+    free(out);
+}
+
+/* --lines and --no-inline reach the symboliser: against an ELF without
+ * DWARF, --lines says why there are no lines and changes nothing; against
+ * the -O2 -g fixture of test_inline, a frame gets its line (with libdw). */
+static void test_convert_lines(void **state)
+{
+    struct fixture *fx = *state;
+    const struct xu_symbol *callee;
+    struct xu_symtab *st;
+    char trace[512], want[64], *out;
+
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--lines", "--no-inline", "-e", fx->elf,
+                         "-f", "folded", "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expected_folded);
+    free(out);
+    out = read_file(fx->err);
+    assert_non_null(strstr(out, "--lines: "));
+    free(out);
+
+    assert_int_equal(xu_symtab_open(XU_TEST_INLINE_FIXTURE, NULL, &st), 0);
+    callee = xu_symtab_find(st, "fx_callee");
+    assert_non_null(callee);
+    snprintf(trace, sizeof(trace), "%s0x%llx\n1\n\n", "#unikernel stack tracer\n#x\n\n",
+             (unsigned long long)callee->start);
+    xu_symtab_free(st);
+    write_file(fx->trace, trace);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "--lines", "-e",
+                         XU_TEST_INLINE_FIXTURE, "-f", "folded", "-o", fx->out, fx->trace,
+                         NULL), 0);
+    out = read_file(fx->out);
+    if (xu_symbolizer_dwarf_supported())
+        snprintf(want, sizeof(want), "fx_callee:%d 1\n", FX_LINE_CALLEE);
+    else
+        snprintf(want, sizeof(want), "fx_callee 1\n");
     assert_string_equal(out, want);
     free(out);
 }
@@ -456,6 +496,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_convert_failures, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_refuses_absurd_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_diff, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_lines, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
