@@ -145,7 +145,8 @@ def check_guest_after(d, sid, name, r, reasons):
     return state
 
 
-SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) missed deadlines, "
+SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) missed deadlines"
+                        r"(?:, \d+ ticks skipped \([^)]*\))?, "
                         r"paused median ([\d.]+) us p99 ([\d.]+) us, ([\d.]+)% complete stacks")
 
 
@@ -160,6 +161,8 @@ def tool_stats(d, sid):
             st["rate_hz"] = (round(j["ticks"] / j["duration_s"], 1)
                              if j.get("duration_s") else None)
             st["missed_deadlines"] = j.get("missed_deadlines")
+            st["ticks"] = j.get("ticks")
+            st["paused_by_other_ticks"] = j.get("paused_by_other_ticks")
             p = j.get("paused_ns", {})
             st["paused_us"] = {k: round(p[k] / 1000.0, 1) for k in ("median", "p99", "max", "mean")
                                if k in p}
