@@ -109,6 +109,19 @@ def known_failure(r, reasons, msg):
         r.setdefault("known_failures", []).append(msg)
 
 
+def convert_view(d, sid, name, reasons, ext):
+    """What the user's `xen-uniprof convert` for view name wrote (ID.NAME<ext>, its exit
+    status in ID.NAME.rc, its messages in ID.NAME.stderr), or None with a reason."""
+    rc = read_id(d, sid, ".%s.rc" % name)
+    if rc is None or rc.strip() != "0":
+        reasons.append("convert for the %s view exited %s: %s" % (
+            name, rc.strip() if rc else "(did not run)",
+            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
+                       .splitlines()[-2:])))
+        return None
+    return read_id(d, sid, "." + name + ext)
+
+
 def finish(r, reasons):
     r["pass"] = not reasons
     r["reasons"] = reasons

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Inline frames and source lines (scenarios/inline.sh) on tests/guests/inlined.c, whose
-function_1/2/3 are inlined into main at -O2: the profile must show them as inlined frames
-at the shares the guest measured itself, on the lines of the source, and fold them into
-main with --no-inline."""
+"""Inline frames and source lines (scenarios/inline.sh) on tests/guests/inlined.c, ratio.c
+with function_1/2/3 inlined into main at -O2: the profile must show them as inlined frames
+at the shares the guest measured itself, on their lines of ratio.c, and fold them into main
+with --no-inline."""
 import json
 import os
 import re
 
-from .common import begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id
+from .common import (begin, check_guest_after, convert_view, expect_rc, finish, parse_folded,
+                     pct, read_id)
 from .truth import measured_split
 
 GUEST = "inlined"
@@ -22,7 +23,7 @@ MIN_RECORD_SAMPLES = 2500
 # the console line every few thousand rounds.
 MIN_IN_FUNCS_PCT = 97.0
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "guests",
-                      "inlined.c")
+                      "ratio.c")
 
 
 def source_lines():
@@ -31,24 +32,13 @@ def source_lines():
     defs, calls = {}, {fn: set() for fn in FUNCS}
     with open(SOURCE, encoding="utf-8") as f:
         for no, line in enumerate(f, 1):
-            m = re.match(r"INLINE void (function_\d)\(void\)", line)
+            m = re.match(r"WORK_FUNCTION void (function_\d)\(void\)", line)
             if m:
                 defs[m.group(1)] = no
             m = re.search(r"\b(function_\d)\(\);", line)
-            if m and not line.startswith("INLINE"):
+            if m and not line.startswith("WORK_FUNCTION"):
                 calls[m.group(1)].add(no)
     return defs, calls
-
-
-def view(d, sid, name, reasons):
-    rc = read_id(d, sid, ".%s.rc" % name)
-    if rc is None or rc.strip() != "0":
-        reasons.append("convert for the %s view exited %s: %s" % (
-            name, rc.strip() if rc else "(did not run)",
-            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
-                       .splitlines()[-2:])))
-        return None
-    return read_id(d, sid, ".%s.out" % name)
 
 
 def strip_line(frame):
@@ -84,16 +74,23 @@ def check_lines(stacks, r, reasons, what):
                                                     defs, {k: sorted(v) for k, v in calls.items()}))
 
 
-def judge_inline(d, sid, m):
+def start(d, sid, m):
+    """begin() for a run on inlined-TYPE that must exit 0 and leave the guest running."""
     gtype = m.group(1)
     name = "%s-%s" % (GUEST, gtype)
     r, reasons, rc = begin(d, sid, guest=name, tool="xen-uniprof", guest_type=gtype)
+    if reasons is not None:
+        expect_rc(d, sid, rc, 0, reasons)
+        check_guest_after(d, sid, name, r, reasons)
+    return r, reasons
+
+
+def judge_inline(d, sid, m):
+    r, reasons = start(d, sid, m)
     if reasons is None:
         return r
-    expect_rc(d, sid, rc, 0, reasons)
-    check_guest_after(d, sid, name, r, reasons)
 
-    stacks = parse_folded(view(d, sid, "inline", reasons))
+    stacks = parse_folded(convert_view(d, sid, "inline", reasons, ".out"))
     total = sum(c for _, c in stacks)
     r["samples"] = total
     if total < MIN_SAMPLES:
@@ -124,7 +121,7 @@ def judge_inline(d, sid, m):
     r["shares"] = shares
     r["worst_share_deviation_pp"] = round(worst, 2)
 
-    noinline = parse_folded(view(d, sid, "noinline", reasons))
+    noinline = parse_folded(convert_view(d, sid, "noinline", reasons, ".out"))
     if noinline:
         r["noinline_main_leaf_pct"] = round(pct(sum(c for f, c in noinline if f[-1] == "main"),
                                                 sum(c for _, c in noinline)), 2)
@@ -134,11 +131,11 @@ def judge_inline(d, sid, m):
             reasons.append("--no-inline: only %.2f%% of samples end in main (the inlined "
                            "functions folded into it)" % r["noinline_main_leaf_pct"])
 
-    lines = view(d, sid, "lines", reasons)
+    lines = convert_view(d, sid, "lines", reasons, ".out")
     if lines is not None:
         check_lines(parse_folded(lines), r, reasons, "lines")
 
-    sp = view(d, sid, "speedscope", reasons)
+    sp = convert_view(d, sid, "speedscope", reasons, ".out")
     if sp is not None:
         defs, _ = source_lines()
         try:
@@ -152,20 +149,16 @@ def judge_inline(d, sid, m):
             f = found.get(fn + INLINED)
             if not f:
                 reasons.append("speedscope: no frame %s%s" % (fn, INLINED))
-            elif not str(f.get("file", "")).endswith("inlined.c") or f.get("line") != defs[fn]:
-                reasons.append("speedscope: %s%s at %s:%s (want inlined.c:%d)"
+            elif not str(f.get("file", "")).endswith("ratio.c") or f.get("line") != defs[fn]:
+                reasons.append("speedscope: %s%s at %s:%s (want ratio.c:%d)"
                                % (fn, INLINED, f.get("file"), f.get("line"), defs[fn]))
     return finish(r, reasons)
 
 
 def judge_inline_record(d, sid, m):
-    gtype = m.group(1)
-    name = "%s-%s" % (GUEST, gtype)
-    r, reasons, rc = begin(d, sid, guest=name, tool="xen-uniprof", guest_type=gtype)
+    r, reasons = start(d, sid, m)
     if reasons is None:
         return r
-    expect_rc(d, sid, rc, 0, reasons)
-    check_guest_after(d, sid, name, r, reasons)
     stacks = parse_folded(read_id(d, sid, ".folded"))
     total = sum(c for _, c in stacks)
     r["samples"] = total

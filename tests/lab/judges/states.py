@@ -28,8 +28,8 @@ judge reports both (attempts, attempt1).
 import json
 from collections import Counter
 
-from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
-                     tool_stats)
+from .common import (begin, check_guest_after, convert_view, expect_rc, finish, parse_folded,
+                     pct, read_id, tool_stats)
 from .profiles import (HCALL_BUSY, TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES,
                        record_share, split_among, want_share, worst_deviation)
 from .truth import measured_split
@@ -68,18 +68,6 @@ CHECKS = {"min_samples": MIN_SAMPLES, "max_missed_deadlines_pct": MAX_MISSED_PCT
           "min_runnable_shared_pct": MIN_RUNNABLE_SHARED_PCT}
 
 
-def view(d, sid, name, r, reasons):
-    """The stacks of view name, or None (with a reason) if its convert failed."""
-    rc = read_id(d, sid, ".%s.rc" % name)
-    if rc is None or rc.strip() != "0":
-        reasons.append("convert for the %s view exited %s: %s" % (
-            name, rc.strip() if rc else "(did not run)",
-            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
-                       .splitlines()[-2:])))
-        return None
-    return parse_folded(read_id(d, sid, ".%s.folded" % name))
-
-
 def busy_shares(stacks, truth, r, reasons, what):
     """Shares of the busy functions among the samples whose leaf is one (no upcall), against
     the guest's executed split among them."""
@@ -98,6 +86,12 @@ def busy_shares(stacks, truth, r, reasons, what):
     r["shares"] = shares
     worst_deviation(r)
     return n
+
+
+def parse_view(d, sid, name, reasons):
+    """The stacks of the user's view name (ID.NAME.folded), or None."""
+    text = convert_view(d, sid, name, reasons, ".folded")
+    return None if text is None else parse_folded(text)
 
 
 def state_shares(stacks):
@@ -139,7 +133,7 @@ def judge(d, sid, m):
     stats = json.loads(read_id(d, sid, ".stats.json", "{}") or "{}")
     r["samples_by_state"] = stats.get("samples_by_state")
 
-    split = view(d, sid, "split", r, reasons)
+    split = parse_view(d, sid, "split", reasons)
     if split is not None:
         r["state_pct"], n = state_shares(split)
         if shared:
@@ -167,11 +161,11 @@ def judge(d, sid, m):
                                "time not paused +- %.0f)" % (got, want, BLOCKED_TOLERANCE_PP))
 
     if not shared:
-        oncpu = view(d, sid, "oncpu", r, reasons)
+        oncpu = parse_view(d, sid, "oncpu", reasons)
         if oncpu is not None:
             r["oncpu_busy_samples"] = busy_shares(oncpu, truth, r, reasons, "on-CPU view")
 
-    cpu = view(d, sid, "cpu", r, reasons)
+    cpu = parse_view(d, sid, "cpu", reasons)
     vs = (stats.get("vcpu_states") or [{}])[0]
     xen_ns, dur = vs.get("cpu_ns"), stats.get("duration_s")
     if cpu is not None:
