@@ -23,6 +23,7 @@
 #include "exit_codes.h"
 #include "output/funcs.h"
 #include "render_options.h"
+#include "symbols/xu_elf_find.h"
 #include "util/xu_atomic_file.h"
 
 static const struct option convert_options[] = {
@@ -54,16 +55,77 @@ static const char convert_usage[] =
     "  -q, --quiet            print errors only\n"
     "  -h, --help             show this help\n";
 
-int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out)
+/*
+ * The symbol reader's messages about --elf, held back until we know whether
+ * they matter: a stripped file sends us looking for its debug file, whose
+ * search says in one line what it found or tried; any other failure is the
+ * user's to read as the reader wrote it.
+ */
+#define HELD_MAX 4
+struct held_log {
+    struct xu_log log;
+    unsigned int n;
+    enum xu_log_level level[HELD_MAX];
+    char msg[HELD_MAX][512];
+};
+
+static void held_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    struct held_log *h = ctx;
+
+    if (h->n < HELD_MAX) {
+        h->level[h->n] = level;
+        snprintf(h->msg[h->n++], sizeof(h->msg[0]), "%s", msg);
+    }
+}
+
+static void held_release(const struct held_log *h, struct xu_log *to)
+{
+    unsigned int i;
+
+    for (i = 0; i < h->n; i++)
+        xu_logf(to, h->level[i], "%s", h->msg[i]);
+}
+
+int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out,
+                    char **symbols_path)
 {
     /* no guest to match: an ELF of any guest architecture */
-    int rc = xu_symtab_open_for(path, EM_NONE, log, out);
+    struct xu_elf_find_config cfg = { .elf = path, .any_machine = true };
+    struct held_log held = { .log = { .emit = held_emit, .ctx = &held,
+                                      .min_level = log ? log->min_level : XU_LOG_WARN } };
+    struct xu_elf_choice choice;
+    int rc = xu_symtab_open_for(path, EM_NONE, &held.log, out);
 
+    if (rc != -ENODATA)
+        held_release(&held, log);
+    *symbols_path = NULL;
+    if (rc == 0) {
+        *symbols_path = strdup(path);
+        if (!*symbols_path) {
+            xu_symtab_free(*out);
+            *out = NULL;
+            rc = -ENOMEM;
+        }
+    } else if (rc == -ENODATA) {
+        /* Stripped: its debug file where the record path looks for one (a .dbg
+         * sibling, /usr/lib/debug by build-id, .gnu_debuglink, debuginfod). */
+        rc = xu_elf_find(&cfg, log, &choice);
+        if (rc == 0) {
+            xu_info(log, "symbols: %s (%s)", choice.shown ? choice.shown : choice.path,
+                    choice.reason);
+            *out = choice.symtab;
+            *symbols_path = choice.path;
+            choice.symtab = NULL;
+            choice.path = NULL;
+        }
+        xu_elf_choice_dispose(&choice);
+        if (rc < 0)
+            return XU_EXIT_SYMBOLS;     /* xu_elf_find said why */
+    }
     if (rc < 0) {
         xu_error(log, "%s: cannot use it for symbols: %s", path,
-                 rc == -ENODATA ? "stripped (no function symbols)"
-                 : rc == -ENOEXEC ? "not a usable x86-64 ELF file (see above)"
-                 : strerror(-rc));
+                 rc == -ENOEXEC ? "not a usable x86-64 ELF file (see above)" : strerror(-rc));
         return XU_EXIT_SYMBOLS;
     }
     return 0;
@@ -150,6 +212,7 @@ int xu_cmd_convert(int argc, char **argv)
     struct xu_output_options oo = { 0 };
     struct xu_loaded l = { 0 };
     struct xu_symtab *symtab = NULL;
+    char *sym_path = NULL;
     struct xu_log log;
     const struct xu_output_ops *ops = NULL;
     const char *elf = NULL, *format = NULL, *output = "-", *input;
@@ -217,11 +280,11 @@ int xu_cmd_convert(int argc, char **argv)
     /* killed while writing: no ".OUTPUT.XXXXXX" left behind */
     xu_atomic_cleanup_on_signals();
     if (elf) {
-        rc = xu_cmd_open_elf(elf, &log, &symtab);
+        rc = xu_cmd_open_elf(elf, &log, &symtab, &sym_path);
         if (rc)
             goto out;
     }
-    rc = xu_cmd_load(input, ifmt, symtab, elf, &oo, &log, &l);
+    rc = xu_cmd_load(input, ifmt, symtab, sym_path, &oo, &log, &l);
     if (rc)
         goto out;
     if (elf && l.input->has_names)
@@ -233,5 +296,6 @@ int xu_cmd_convert(int argc, char **argv)
 out:
     xu_cmd_loaded_dispose(&l);
     xu_symtab_free(symtab);
+    free(sym_path);
     return rc;
 }

@@ -106,6 +106,7 @@ int xu_cmd_diff(int argc, char **argv)
     struct xu_output_options oo = { 0 };
     struct xu_loaded before = { 0 }, after = { 0 };
     struct xu_symtab *symtab = NULL;
+    char *sym_path = NULL;
     struct xu_atomic_file *af = NULL;
     struct xu_log log;
     const char *elf = NULL, *output = "-";
@@ -159,13 +160,13 @@ int xu_cmd_diff(int argc, char **argv)
     /* killed while writing: no ".OUTPUT.XXXXXX" left behind */
     xu_atomic_cleanup_on_signals();
     if (elf) {
-        rc = xu_cmd_open_elf(elf, &log, &symtab);
+        rc = xu_cmd_open_elf(elf, &log, &symtab, &sym_path);
         if (rc)
             goto out;
     }
-    rc = xu_cmd_load(argv[optind], ifmt, symtab, elf, &oo, &log, &before);
+    rc = xu_cmd_load(argv[optind], ifmt, symtab, sym_path, &oo, &log, &before);
     if (rc == 0)
-        rc = xu_cmd_load(argv[optind + 1], ifmt, symtab, elf, &oo, &log, &after);
+        rc = xu_cmd_load(argv[optind + 1], ifmt, symtab, sym_path, &oo, &log, &after);
     if (rc)
         goto out;
     before.ctx.opts = after.ctx.opts = &oo;
@@ -197,5 +198,6 @@ out:
     xu_cmd_loaded_dispose(&before);
     xu_cmd_loaded_dispose(&after);
     xu_symtab_free(symtab);
+    free(sym_path);
     return rc;
 }

@@ -40,7 +40,12 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
                 struct xu_log *log, struct xu_loaded *out);
 void xu_cmd_loaded_dispose(struct xu_loaded *l);
 
-/* Open --elf: 0, or XU_EXIT_SYMBOLS with the reason logged. */
-int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out);
+/*
+ * Open --elf: 0, *out and *symbols_path (malloc'd: the file the symbols come
+ * from, path itself or, for a stripped path, its debug file found as the
+ * record path finds one), or XU_EXIT_SYMBOLS with the reason logged.
+ */
+int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out,
+                    char **symbols_path);
 
 #endif

@@ -38,6 +38,29 @@ static void print_version(void)
     for (i = 0; xu_output_formats[i]; i++)
         printf(" %s", xu_output_formats[i]->name);
     printf("\nguests: %s\n", native_guests());
+    /* what the symbol side can do in this build (configure's optional libraries) */
+    printf("symbols: ELF symbols%s%s%s%s\n",
+#ifdef HAVE_LIBDW
+           ", DWARF CFI (libdw)",
+#else
+           "",
+#endif
+#ifdef HAVE_LIBIBERTY
+           ", C++ and Rust demangling (libiberty)",
+#else
+           "",
+#endif
+#ifdef HAVE_ZLIB
+           ", gzip kernels",
+#else
+           "",
+#endif
+#ifdef HAVE_LIBDEBUGINFOD
+           ", debuginfod"
+#else
+           ""
+#endif
+           );
 }
 
 static void print_help(void)

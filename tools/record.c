@@ -77,17 +77,20 @@ static void show_summary(void *ctx, const struct xu_record_summary *sum)
     struct ui *ui = ctx;
     const struct xu_sampler_stats *st = sum->stats;
     const struct xu_profile_totals *tot = sum->totals;
-    char top_text[160] = "", why[160], why_text[180] = "";
+    char top_text[160] = "", why[160], why_text[180] = "", skip_text[96] = "";
 
     if (sum->top)
         snprintf(top_text, sizeof(top_text), ", top: %s (%.1f%%)", sum->top, sum->top_share);
+    if (st->paused_by_other_ticks)
+        snprintf(skip_text, sizeof(skip_text), ", %" PRIu64 " ticks skipped (the domain was "
+                 "paused by someone else)", st->paused_by_other_ticks);
     xu_profile_incomplete_reasons(tot, why, sizeof(why));
     if (why[0])
         snprintf(why_text, sizeof(why_text), " (incomplete: %s)", why);
-    xu_info(ui->log, "%" PRIu64 " samples in %.2f s (%.1f/s), %" PRIu64 " missed deadlines, "
+    xu_info(ui->log, "%" PRIu64 " samples in %.2f s (%.1f/s), %" PRIu64 " missed deadlines%s, "
             "paused median %.1f us p99 %.1f us, %.1f%% complete stacks%s%s -> %s",
             tot->samples, st->elapsed_s, st->elapsed_s > 0 ? (double)st->ticks / st->elapsed_s : 0.0,
-            st->missed_deadlines, (double)xu_hist_quantile(&st->paused_ns, 0.5) / 1e3,
+            st->missed_deadlines, skip_text, (double)xu_hist_quantile(&st->paused_ns, 0.5) / 1e3,
             (double)xu_hist_quantile(&st->paused_ns, 0.99) / 1e3,
             100.0 * (double)xu_profile_complete_samples(tot) / (double)tot->samples,
             why_text, top_text, strcmp(sum->output, "-") == 0 ? "stdout" : sum->output);

@@ -393,6 +393,14 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
 
     vouch_for_walks(profile, elf.symtab, code, arch, roots);
     xu_profile_get_totals(profile, &tot);
+    if (tot.samples == 0 && st.ticks == 0 && st.paused_by_other_ticks) {
+        xu_error(log, "no samples were taken: domain %" PRIu32 " was paused by someone else "
+                 "(xl pause?) at every one of the %" PRIu64 " ticks, and a paused guest spends "
+                 "no time anywhere", entry.domid, st.paused_by_other_ticks);
+        if (ec == XU_RECORD_OK || ec == XU_RECORD_DOMAIN_ENDED)
+            ec = XU_RECORD_FAILURE;
+        goto out;
+    }
     if (tot.samples == 0) {
         xu_error(log, "no samples were taken (%s)", xu_stop_reason_name(st.reason));
         if (ec == XU_RECORD_OK || ec == XU_RECORD_DOMAIN_ENDED)

@@ -217,9 +217,35 @@ static int pause_and_read(struct xu_target *t, struct xu_pause *pause, unsigned 
 }
 
 /*
- * One tick: states (read_states), pause, capture every online vCPU, unpause.  Returns 0, or the
- * error of pause/unpause.  Per-vCPU failures are counted, not fatal.
+ * Is the domain paused by someone else at the start of this tick (an
+ * admin's `xl pause`, or the toolstack pausing it to destroy it)?  Its
+ * vCPUs would give the same frozen stack tick after tick, time the guest
+ * did not spend there.  Such a domain's vCPUs all read as not running,
+ * which a running domain shows only when every vCPU is blocked or waits
+ * for a CPU: only then is Xen asked, and we hold no pause of our own here.
+ * A backend that cannot tell states is never asked.
  */
+static bool paused_by_other(struct xu_target *t, const struct vcpu_buf *bufs,
+                            unsigned int nr_vcpus)
+{
+    struct xu_domain_info info;
+    bool known = false;
+    unsigned int v;
+
+    for (v = 0; v < nr_vcpus; v++) {
+        if (bufs[v].state == XU_VSTATE_RUNNING)
+            return false;
+        known |= bufs[v].state != XU_VSTATE_UNKNOWN;
+    }
+    return known && xu_target_info(t, &info) == 0 && info.paused;
+}
+
+/*
+ * One tick: states (read_states), pause, capture every online vCPU, unpause.  Returns 0,
+ * TICK_SKIPPED (the domain was paused by someone else: nothing read), or the error of
+ * pause/unpause.  Per-vCPU failures are counted, not fatal.
+ */
+#define TICK_SKIPPED 1
 static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
                 const struct xu_sampler_config *cfg, const struct xu_clock *clock,
                 const struct xu_unwinder_ops *uw, struct vcpu_buf *bufs, unsigned int nr_vcpus,
@@ -234,6 +260,10 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
         bufs[v].have = 0;
 
     read_states(t, bufs, nr_vcpus);
+    if (paused_by_other(t, bufs, nr_vcpus)) {
+        st->hypercalls += t->hypercalls - calls;
+        return TICK_SKIPPED;
+    }
     t0 = now_ns(clock);
     if (cfg->no_pause) {
         /* The guest stops only inside these reads: they are its window. */
@@ -419,6 +449,10 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
             }
             break;
         }
+        if (rc == TICK_SKIPPED) {
+            st->paused_by_other_ticks++;
+            goto next;
+        }
         st->ticks++;
         xu_hist_add(&st->paused_ns, paused_ns);
         xu_hist_add(&st->late_ns, late_ns);
@@ -452,6 +486,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
                 st->samples++;
         }
 
+next:
         now = now_ns(clock);
         if (now - last_alive_ns >= alive_every_ns) {
             enum xu_stop_reason why;

@@ -112,6 +112,9 @@ struct xu_sampler_stats {
     uint64_t ticks;                 /* pause/unpause windows */
     uint64_t samples;               /* vCPU stacks recorded */
     uint64_t missed_deadlines;
+    uint64_t paused_by_other_ticks; /* deadlines met while someone else (an admin,
+                                     * the toolstack) held the domain paused:
+                                     * nothing sampled, not in ticks */
     uint64_t regs_failures;         /* vCPU register reads that failed */
     uint64_t hypercalls;            /* calls into Xen made by the ticks (states, pause,
                                      * registers, unpause; a multicall counts one) */

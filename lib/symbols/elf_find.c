@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "symbols/xu_compressed.h"
+#include "symbols/xu_debuginfod.h"
 #include "symbols/xu_elf_find.h"
 
 #define BUILD_ID_MAX 64         /* bytes; GNU ld writes 20 (sha1) */
@@ -261,7 +262,8 @@ static int try_candidate(struct search *s, const char *path, enum xu_elf_source 
         xu_debug(s->log, "symbol search: %s: not there", path);
         return 0;
     }
-    rc = xu_symtab_open_for(path, s->cfg->machine ? s->cfg->machine : EM_X86_64,
+    rc = xu_symtab_open_for(path, s->cfg->any_machine ? EM_NONE
+                            : s->cfg->machine ? s->cfg->machine : EM_X86_64,
                             &s->quiet.log, &st);
     if (rc == -ENOMEM)
         return rc;
@@ -334,6 +336,46 @@ static int try_debuglink(struct search *s, struct xu_elf_choice *out)
             return rc;
     }
     return 0;
+}
+
+/*
+ * The debug file of the start file's build-id from a debuginfod server: 1
+ * and *out filled, 0 when there is none (the reason is logged, and named in
+ * the list of what was tried), -ENOMEM.
+ */
+static int try_debuginfod(struct search *s, struct xu_elf_choice *out)
+{
+    char *path = NULL;
+    int rc;
+
+    if (s->facts.build_id_len == 0) {
+        xu_debug(s->log, "symbol search: %s has no build-id to ask debuginfod for", s->start);
+        return 0;
+    }
+    rc = xu_debuginfod_find_debuginfo(s->facts.build_id, s->facts.build_id_len, s->log, &path);
+    if (rc == -ENOMEM)
+        return rc;
+    if (rc == -ENODEV) {
+        xu_debug(s->log, "symbol search: %s unset, no debuginfod server asked",
+                 XU_DEBUGINFOD_URLS_ENV);
+        return 0;
+    }
+    if (rc < 0) {
+        char what[512];
+
+        snprintf(what, sizeof(what), "debuginfod %s: %s", rc == -ENOSYS ? "(not in this build)"
+                 : xu_debuginfod_servers(), rc == -ENOSYS ? "nothing asked"
+                 : rc == -ENOENT ? "no such file" : strerror(-rc));
+        note_tried(s, what);
+        return 0;
+    }
+    /* The server answered for this build-id; a file of another one is no use. */
+    rc = try_candidate(s, path, XU_ELF_FROM_DEBUGINFOD, "debug file from debuginfod", true, out);
+    if (rc == 0)
+        xu_warn(s->log, "debuginfod gave %s, which has no usable symbols for %s", path,
+                s->start);
+    free(path);
+    return rc;
 }
 
 /*
@@ -462,6 +504,11 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
         goto out;
     if (s.facts.debuglink[0])
         note_tried(&s, s.facts.debuglink);
+
+    /* 5. debuginfod, by build-id */
+    rc = try_debuginfod(&s, out);
+    if (rc != 0)
+        goto out;
 
     xu_error(log, "no symbols for the guest: %s has no symbol table and none was found "
              "(tried %s); pass the unstripped ELF with --elf FILE", s.start, s.tried);

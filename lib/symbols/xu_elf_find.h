@@ -14,7 +14,10 @@
  *   4. its .gnu_debuglink name, looked for next to it, in a .debug/
  *      subdirectory, and under <debug_root>/<its directory>; a candidate
  *      whose CRC32 differs from the link's is skipped (it belongs to
- *      another build).
+ *      another build);
+ *   5. the debuginfod servers of $DEBUGINFOD_URLS, asked for the debug
+ *      file of the start file's build-id (xu_debuginfod.h); never when the
+ *      variable is unset or empty.
  *
  * A compressed start file (xu_compressed.h) is first read decompressed
  * (gzip), then its uncompressed sibling (the name without ".gz", ".xz",
@@ -46,6 +49,7 @@ enum xu_elf_source {
     XU_ELF_FROM_DBG_SIBLING,    /* <start>.dbg */
     XU_ELF_FROM_BUILD_ID,       /* <debug_root>/.build-id/xx/yyyy.debug */
     XU_ELF_FROM_DEBUGLINK,      /* .gnu_debuglink */
+    XU_ELF_FROM_DEBUGINFOD,     /* a debuginfod server, by build-id */
 };
 
 struct xu_elf_find_config {
@@ -53,6 +57,7 @@ struct xu_elf_find_config {
     const char *kernel;         /* the domain's kernel path, or NULL if unknown */
     const char *debug_root;     /* NULL: XU_DEBUG_ROOT (tests point it elsewhere) */
     unsigned int machine;       /* the guest's ELF e_machine; 0: EM_X86_64 */
+    bool any_machine;           /* an ELF of any architecture (no guest to match) */
 };
 
 struct xu_elf_choice {

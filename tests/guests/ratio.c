@@ -16,16 +16,24 @@
 #include "guest.h"
 #include "truth.h"
 
+/* inlined.c builds this same program with its functions inlined. */
+#ifndef GUEST_NAME
+#define GUEST_NAME "ratio"
+#endif
+#ifndef WORK_FUNCTION
+#define WORK_FUNCTION NOINLINE
+#endif
+
 volatile unsigned long progress;
 unsigned long work_seed = 0x9e3779b97f4a7c15UL;
 
-NOINLINE void function_1(void) { TIMED_WORK(1, 1); }
-NOINLINE void function_2(void) { TIMED_WORK(2, 1); }
-NOINLINE void function_3(void) { TIMED_WORK(3, 1); }
+WORK_FUNCTION void function_1(void) { TIMED_WORK(1, 1); }
+WORK_FUNCTION void function_2(void) { TIMED_WORK(2, 1); }
+WORK_FUNCTION void function_3(void) { TIMED_WORK(3, 1); }
 
 void main(void)
 {
-    console_puts("ratio: GUEST_RUNNING\n");
+    console_puts(GUEST_NAME ": GUEST_RUNNING\n");
     for (;;) {
         function_1();
         for (int i = 0; i < 3; i++)
@@ -33,7 +41,7 @@ void main(void)
         for (int i = 0; i < 6; i++)
             function_3();
         if ((++progress % PRINT_EVERY(10)) == 0) {
-            console_puts("ratio: alive progress=");
+            console_puts(GUEST_NAME ": alive progress=");
             console_hex(progress);
             console_puts("\n");
         }

@@ -47,6 +47,7 @@
 #define TRUTH_VERSION 3
 #define TRUTH_SLOTS   8         /* slot N: function_N; slot 0 is never timed */
 #define TRUTH_SLOT_BLOCK 7      /* hcall: the SCHEDOP_block calls of block_for */
+#define TRUTH_SLOT_UPCALL 6     /* hcall: the work of each event upcall */
 #define TRUTH_TICK    256       /* loop iterations between two cycle readings */
 
 struct guest_truth {

@@ -109,6 +109,19 @@ def known_failure(r, reasons, msg):
         r.setdefault("known_failures", []).append(msg)
 
 
+def convert_view(d, sid, name, reasons, ext):
+    """What the user's `xen-uniprof convert` for view name wrote (ID.NAME<ext>, its exit
+    status in ID.NAME.rc, its messages in ID.NAME.stderr), or None with a reason."""
+    rc = read_id(d, sid, ".%s.rc" % name)
+    if rc is None or rc.strip() != "0":
+        reasons.append("convert for the %s view exited %s: %s" % (
+            name, rc.strip() if rc else "(did not run)",
+            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
+                       .splitlines()[-2:])))
+        return None
+    return read_id(d, sid, "." + name + ext)
+
+
 def finish(r, reasons):
     r["pass"] = not reasons
     r["reasons"] = reasons
@@ -145,7 +158,8 @@ def check_guest_after(d, sid, name, r, reasons):
     return state
 
 
-SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) missed deadlines, "
+SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) missed deadlines"
+                        r"(?:, \d+ ticks skipped \([^)]*\))?, "
                         r"paused median ([\d.]+) us p99 ([\d.]+) us, ([\d.]+)% complete stacks")
 
 
@@ -160,6 +174,8 @@ def tool_stats(d, sid):
             st["rate_hz"] = (round(j["ticks"] / j["duration_s"], 1)
                              if j.get("duration_s") else None)
             st["missed_deadlines"] = j.get("missed_deadlines")
+            st["ticks"] = j.get("ticks")
+            st["paused_by_other_ticks"] = j.get("paused_by_other_ticks")
             p = j.get("paused_ns", {})
             st["paused_us"] = {k: round(p[k] / 1000.0, 1) for k in ("median", "p99", "max", "mean")
                                if k in p}

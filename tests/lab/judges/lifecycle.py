@@ -10,10 +10,15 @@ from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, 
                      stderr_tail, tool_stats, xl_state)
 from .profiles import CHAIN_VCPU0, EXPECTED, has_chain, judge_run
 
+EXIT_FAILURE = 1
 EXIT_SYMBOLS = 4
 EXIT_DOMAIN_ENDED = 6
 MIN_CHAINS = 99.0
 KILLS = 100
+# admin-paused-mid-pv: 2 s of a 5 s run paused (about 40 % of the deadlines), and the
+# self shares of about 3 s of samples, which a frozen stack would move by tens of points.
+MIN_SKIPPED_PCT = 20.0
+MID_PAUSE_SHARE_PP = 5.0
 RATIO_FUNCTIONS = [fn for fn, _, _ in EXPECTED["ratio"]]
 
 
@@ -184,14 +189,54 @@ def judge_sigterm(d, sid, m):
 
 
 def judge_admin_paused(d, sid, m):
+    """Paused by its admin for the whole run: no frozen stack passed off as time (exit 1,
+    the reason in one line, no output), and the admin's pause kept."""
+    guest = "ratio-pv"
+    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, EXIT_FAILURE, reasons)
+    err = read_id(d, sid, ".stderr", "") or ""
+    r["message"] = next((l for l in err.splitlines() if "paused by someone else" in l), None)
+    if not r["message"]:
+        reasons.append("no line saying the domain was paused by someone else: %s"
+                       % stderr_tail(d, sid))
+    if read_id(d, sid, ".folded") is not None:
+        reasons.append("an output was written from a domain paused throughout")
+    r["xl_state_after"] = xl_state(read_id(d, sid, ".xllist"), guest)
+    if not r["xl_state_after"] or "p" not in r["xl_state_after"]:
+        reasons.append("the admin's pause was undone (xl list state %s)" % r["xl_state_after"])
+    return finish(r, reasons)
+
+
+def judge_admin_paused_mid(d, sid, m):
+    """Paused by its admin for 2 s of a 5 s run: those ticks skipped and counted as such,
+    the profile made of the running time only (a frozen stack over 2 s would put about
+    40 % of the samples on one function), the guest running again after."""
     guest = "ratio-pv"
     r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
     if reasons is None:
         return r
     expect_rc(d, sid, rc, 0, reasons)
+    r.update(tool_stats(d, sid))
+    skipped, ticks = r.get("paused_by_other_ticks") or 0, r.get("ticks") or 0
+    r["skipped_pct"] = round(pct(skipped, skipped + ticks), 2) if skipped + ticks else None
+    if not r["skipped_pct"] or r["skipped_pct"] < MIN_SKIPPED_PCT:
+        reasons.append("%s of %s deadlines skipped as paused by the admin (need >= %.0f%% "
+                       "for a 2 s pause in 5 s)" % (skipped, skipped + ticks, MIN_SKIPPED_PCT))
+    if "ticks skipped (the domain was paused by someone else)" not in (
+            read_id(d, sid, ".stderr", "") or ""):
+        reasons.append("the summary does not say ticks were skipped: %s" % stderr_tail(d, sid))
+    check_ratio_profile(d, sid, r, reasons, 500)
+    for fn, want in zip(RATIO_FUNCTIONS, (10.0, 30.0, 60.0)):
+        got = (r.get("self_shares") or {}).get(fn)
+        if got is not None and abs(got - want) > MID_PAUSE_SHARE_PP:
+            reasons.append("%s %.2f%% of the samples (the design's %.0f%% +- %.0f): a frozen "
+                           "stack counted?" % (fn, got, want, MID_PAUSE_SHARE_PP))
     r["xl_state_after"] = xl_state(read_id(d, sid, ".xllist"), guest)
-    if not r["xl_state_after"] or "p" not in r["xl_state_after"]:
-        reasons.append("the admin's pause was undone (xl list state %s)" % r["xl_state_after"])
+    if not r["xl_state_after"] or "p" in r["xl_state_after"]:
+        reasons.append("the guest is not running after the admin's unpause (xl list state %s)"
+                       % r["xl_state_after"])
     return finish(r, reasons)
 
 
@@ -220,5 +265,6 @@ JUDGES = [
     (r"sigkill-(pv|arm)", judge_sigkill),
     (r"sigterm-pv", judge_sigterm),
     (r"admin-paused-pv", judge_admin_paused),
+    (r"admin-paused-mid-pv", judge_admin_paused_mid),
     (r"destroyed-pv", judge_destroyed),
 ]

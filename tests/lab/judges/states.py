@@ -28,8 +28,8 @@ judge reports both (attempts, attempt1).
 import json
 from collections import Counter
 
-from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
-                     tool_stats)
+from .common import (begin, check_guest_after, convert_view, expect_rc, finish, parse_folded,
+                     pct, read_id, tool_stats)
 from .profiles import (HCALL_BUSY, TRUTH_TOLERANCE_PP, UPCALL_BOUNDARY, UPCALL_FRAMES,
                        record_share, split_among, want_share, worst_deviation)
 from .truth import measured_split
@@ -39,16 +39,15 @@ from .truth import measured_split
 # has about 15,000 at least.
 MIN_SAMPLES = 14000
 MAX_MISSED_PCT = 25.0
-# The [blocked] share is a share of instants, Xen's runstate one of time.  Over 12 runs at
-# 499 Hz (states-hcall-pv and -pvh, 4.17) they differed by -1.43 to +2.70 points, median
-# +0.14, the two widest on PV, while the guest's own time in SCHEDOP_block and Xen's agreed
-# within 0.6 and the CPU-weighted share within 0.2: a scatter of the sampling under
-# emulation, not of the state each sample carries.  A later clean run put PV at +3.89
-# (41.95 % of samples against 38.06 % of the time, with 19 of 19,961 deadlines missed, so
-# not a sampler that fell behind), while the guest's blocked time moved between runs from
-# 31 % to 38 %.  A likely cause, not shown: the guest's timer and the sampler's ticks both
-# run on QEMU's clock, and how their phases meet differs from boot to boot.  The goal is 2
-# points; the gate is 4.
+# The [blocked] share is a share of instants, Xen's runstate one of time.  At a fixed
+# period (499 Hz, 4.17) states-hcall-pv came out +0.6 to +7.3 points over the runstate in
+# 7 runs (the CI run that failed: +6.20), PVH within 2.4: the guest's cycle (work, then
+# 3 ms blocked in system time) is stretched by every pause that lands in its work, so it
+# falls into step with periodic ticks.  scenarios/states.sh therefore records it with
+# --jitter=0.5: -1.50 and +0.11 on PV, -1.30 on PVH, on a quiet host; +4.96 on PV (and
+# -1.23 on PVH) with a compiler running beside the lab (3,457 deadlines missed), where the
+# guest's own wall time in SCHEDOP_block and Xen's runstate differed by 4.1 points too.
+# The goal is 2 points; the gate is 4.
 BLOCKED_TOLERANCE_PP = 4.0
 CPU_TOLERANCE_PCT = 2.0
 CPU_SHARE_TOLERANCE_PP = 2.0
@@ -69,18 +68,6 @@ CHECKS = {"min_samples": MIN_SAMPLES, "max_missed_deadlines_pct": MAX_MISSED_PCT
           "min_runnable_shared_pct": MIN_RUNNABLE_SHARED_PCT}
 
 
-def view(d, sid, name, r, reasons):
-    """The stacks of view name, or None (with a reason) if its convert failed."""
-    rc = read_id(d, sid, ".%s.rc" % name)
-    if rc is None or rc.strip() != "0":
-        reasons.append("convert for the %s view exited %s: %s" % (
-            name, rc.strip() if rc else "(did not run)",
-            " | ".join((read_id(d, sid, ".%s.stderr" % name, "") or "").strip()
-                       .splitlines()[-2:])))
-        return None
-    return parse_folded(read_id(d, sid, ".%s.folded" % name))
-
-
 def busy_shares(stacks, truth, r, reasons, what):
     """Shares of the busy functions among the samples whose leaf is one (no upcall), against
     the guest's executed split among them."""
@@ -99,6 +86,12 @@ def busy_shares(stacks, truth, r, reasons, what):
     r["shares"] = shares
     worst_deviation(r)
     return n
+
+
+def parse_view(d, sid, name, reasons):
+    """The stacks of the user's view name (ID.NAME.folded), or None."""
+    text = convert_view(d, sid, name, reasons, ".folded")
+    return None if text is None else parse_folded(text)
 
 
 def state_shares(stacks):
@@ -140,7 +133,7 @@ def judge(d, sid, m):
     stats = json.loads(read_id(d, sid, ".stats.json", "{}") or "{}")
     r["samples_by_state"] = stats.get("samples_by_state")
 
-    split = view(d, sid, "split", r, reasons)
+    split = parse_view(d, sid, "split", reasons)
     if split is not None:
         r["state_pct"], n = state_shares(split)
         if shared:
@@ -168,11 +161,11 @@ def judge(d, sid, m):
                                "time not paused +- %.0f)" % (got, want, BLOCKED_TOLERANCE_PP))
 
     if not shared:
-        oncpu = view(d, sid, "oncpu", r, reasons)
+        oncpu = parse_view(d, sid, "oncpu", reasons)
         if oncpu is not None:
             r["oncpu_busy_samples"] = busy_shares(oncpu, truth, r, reasons, "on-CPU view")
 
-    cpu = view(d, sid, "cpu", r, reasons)
+    cpu = parse_view(d, sid, "cpu", reasons)
     vs = (stats.get("vcpu_states") or [{}])[0]
     xen_ns, dur = vs.get("cpu_ns"), stats.get("duration_s")
     if cpu is not None:

@@ -17,6 +17,7 @@ MAGIC = 0x3148545552545558          # "XUTRUTH1"
 VERSION = 3
 SLOTS = 8
 SLOT_BLOCK = 7                      # hcall: its SCHEDOP_block calls
+SLOT_UPCALL = 6                     # hcall: the work of its event upcalls
 HEAD = ["magic", "version", "ok", "read_cycles", "gap_cycles"]
 PER_SLOT = ["cycles", "gaps", "notrun_ns", "calls"]
 TAIL = ["now_cycles", "now_notrun_ns", "now_xen_ns", "now_blocked_ns", "now_offline_ns",
@@ -72,7 +73,7 @@ def measured_split(d, sid):
     # the time outside the timed intervals (main's loop, calls) and the cross-check.
     ratio = dc / dx
     read = after["read_cycles"]
-    timed = [s for s in range(1, SLOT_BLOCK) if delta("calls", s) > 0]
+    timed = [s for s in range(1, SLOT_UPCALL) if delta("calls", s) > 0]
     executed, running = {}, {}
     for s in timed:
         # An interval holds about one of its two clock reads; a sampler charges both to
@@ -80,8 +81,11 @@ def measured_split(d, sid):
         extra = delta("calls", s) * read
         executed[s] = max(delta("cycles", s) - delta("gaps", s), 0) + extra
         running[s] = max(delta("cycles", s) - ratio * delta("notrun_ns", s), 0) + extra
-    outside = dc - sum(delta("cycles", s) for s in range(SLOTS))
-    outside_notrun = delta("now_notrun_ns") - sum(delta("notrun_ns", s) for s in range(SLOTS))
+    # The upcalls' intervals lie inside the others (the work they interrupt) or in
+    # main's loop: counted with those, not once more.
+    own = [s for s in range(SLOTS) if s != SLOT_UPCALL]
+    outside = dc - sum(delta("cycles", s) for s in own)
+    outside_notrun = delta("now_notrun_ns") - sum(delta("notrun_ns", s) for s in own)
     other = max(outside - ratio * outside_notrun, 0)
     total = sum(executed.values()) + other
     run_total = sum(running.values()) + other
@@ -101,6 +105,14 @@ def measured_split(d, sid):
                "split_pct": {"function_%d" % s: round(v, 2) for s, v in split.items()},
                "running_split_pct": {"function_%d" % s: round(100.0 * v / run_total, 2)
                                      for s, v in running.items()}}
+    if delta("calls", SLOT_UPCALL) > 0:
+        # The upcalls' work, executed (not run: Xen's not-running time inside taken
+        # out), as a share of the time the vCPU ran: what the samples taken while it
+        # ran should show in the upcall.
+        up = max(delta("cycles", SLOT_UPCALL) - ratio * delta("notrun_ns", SLOT_UPCALL), 0)
+        ran = dc - ratio * delta("now_notrun_ns")
+        details["upcalls"] = delta("calls", SLOT_UPCALL)
+        details["upcall_pct_of_running"] = round(100.0 * up / ran, 3) if ran > 0 else None
     if delta("calls", SLOT_BLOCK) > 0:
         # Wall time in SCHEDOP_block, not executed time: what a wall profile shows blocked.
         details["blocked_wall_pct"] = round(100.0 * delta("cycles", SLOT_BLOCK) / dc, 2)

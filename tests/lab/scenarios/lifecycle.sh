@@ -9,7 +9,10 @@
 #   sigkill-pv           100 runs at 1 kHz killed with SIGKILL at random moments: the
 #                        guest runs on every time (the guardian)
 #   sigterm-pv           SIGTERM mid-run: the samples are written, exit 0
-#   admin-paused-pv      a domain its admin paused stays paused
+#   admin-paused-pv      a domain its admin paused for the whole run stays paused, and
+#                        the run says it took nothing (exit 1)
+#   admin-paused-mid-pv  paused by its admin for 2 s of a 5 s run: those ticks are
+#                        skipped, not counted as a frozen stack; the guest runs after
 #   destroyed-pv         the guest destroyed mid-run: exit 6, the samples written
 # Short runs: the shares are judged in profiles.sh; here only what each case is about
 # (create-ratio-pv, a whole profile from boot, takes the full 20,000 samples).
@@ -55,7 +58,7 @@ run create-ratio-pv \
         --samples 20000 -o /out/create-ratio-pv.folded --stats /out/create-ratio-pv.stats.json
 RUN_GUEST=
 
-guest_up ratio-pv sigkill-pv sigterm-pv admin-paused-pv destroyed-pv
+guest_up ratio-pv sigkill-pv sigterm-pv admin-paused-pv admin-paused-mid-pv destroyed-pv
 
 sigkill_runs sigkill-pv ratio-pv 100
 
@@ -88,6 +91,12 @@ if selected admin-paused-pv; then
         xen-uniprof ratio-pv -F "$LAB_FREQ" -T 2 -o /out/admin-paused-pv.folded \
             --elf /guests/ratio-pv.elf
     xl unpause ratio-pv
+fi
+
+if selected admin-paused-mid-pv; then
+    bg_then admin-paused-mid-pv 1.5 'xl pause ratio-pv; sleep 2; xl unpause ratio-pv' \
+        xen-uniprof ratio-pv -F "$LAB_FREQ" -T 5 -o /out/admin-paused-mid-pv.folded \
+            --stats /out/admin-paused-mid-pv.stats.json --elf /guests/ratio-pv.elf
 fi
 
 if selected destroyed-pv; then

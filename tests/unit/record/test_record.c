@@ -405,6 +405,7 @@ static void test_record_by_name(void **state)
              "  \"ticks\": 10,\n"
              "  \"samples\": 10,\n"
              "  \"missed_deadlines\": 0,\n"
+             "  \"paused_by_other_ticks\": 0,\n"
              "  \"regs_failures\": 0,\n"
              /* the simulated guest is no hypervisor: no calls counted */
              "  \"hypercalls\": 0,\n"
@@ -539,6 +540,29 @@ static void test_domain_dies_mid_run(void **state)
                                             "  \"exit_code\": 6\n"));
 }
 
+/*
+ * Paused by its admin for the whole run: nothing sampled (a frozen stack is
+ * no time), one error saying why, no output, exit 1; the admin's pause is
+ * left as it was.
+ */
+static void test_paused_by_admin_throughout(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    /* after the ELF check's pause, the vCPU reads as not running */
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNABLE, 0), 0);
+    assert_int_equal(xu_sim_admin_pause(f->g.sim), 0);
+    f->job.duration = 0.05;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_FAILURE);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "paused by someone else"));
+    assert_false(exists(f->out));
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 1);         /* the admin's, kept */
+    assert_int_equal(xu_sim_admin_unpause(f->g.sim), 0);
+}
+
 static void test_xen_version_mismatch(void **state)
 {
     struct fixture *f = *state;
@@ -655,6 +679,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_not_privileged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_privileged_for_the_guardian, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_dies_mid_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paused_by_admin_throughout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_xen_version_mismatch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_left_paused_is_a_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_no_file, setup, teardown),

@@ -487,6 +487,51 @@ static void test_lateness_by_state(void **state)
     assert_int_equal(f->st.late_ns.min, 0);
 }
 
+/* A test's clock whose sleeps end exactly at their deadline. */
+static void exact_sleep_until(void *ctx, uint64_t deadline)
+{
+    ((struct late_clock *)ctx)->now = deadline;
+}
+
+/*
+ * A domain someone else paused (`xl pause`, the toolstack destroying it)
+ * gives no samples: its frozen stack is no time spent.  Its vCPUs read as
+ * not running, and then Xen says it is paused; we take no pause of ours.
+ * The same vCPU state in a domain nobody paused (a vCPU waiting for a CPU)
+ * is sampled as usual.
+ */
+static void test_paused_by_other_is_skipped(void **state)
+{
+    struct fixture *f = *state;
+    struct late_clock lc = { .now = 1000000000ULL };
+    struct xu_clock clock = { .now_ns = lc_now, .sleep_until_ns = exact_sleep_until, .ctx = &lc };
+    struct xu_sim_counters c;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNABLE, 0), 0);
+    f->cfg.no_sleep = 0;
+    f->cfg.clock = &clock;
+    f->cfg.duration_s = 0.1;        /* 100 deadlines at 1 kHz */
+
+    assert_int_equal(xu_sim_admin_pause(f->g.sim), 0);
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_DURATION);
+    assert_int_equal(f->st.ticks, 0);
+    assert_int_equal(f->st.samples, 0);
+    assert_int_equal(f->st.paused_by_other_ticks, 100);
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 0);              /* none of ours */
+    assert_int_equal(xu_sim_admin_unpause(f->g.sim), 0);
+
+    /* nobody's pause: the runnable vCPU is sampled */
+    memset(&f->st, 0, sizeof(f->st));
+    lc.now = 2000000000ULL;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.paused_by_other_ticks, 0);
+    assert_int_equal(f->st.ticks, 100);
+    assert_int_equal(f->st.samples, 100);
+}
+
 static void test_bad_config(void **state)
 {
     struct fixture *f = *state;
@@ -519,6 +564,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_timing_follows_frequency, setup, teardown),
         cmocka_unit_test_setup_teardown(test_high_rate_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paused_by_other_is_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -266,6 +266,38 @@ static void test_stripped_nothing_found(void **state)
     assert_null(c.symtab);
 }
 
+/*
+ * debuginfod, the last place: never asked while DEBUGINFOD_URLS is unset or
+ * blank; when it names a server that cannot answer (a closed loopback
+ * port), the one error line says what was asked and why it failed.  (A
+ * real server is tests/tools/debuginfod.sh.)
+ */
+static void test_debuginfod_only_when_named(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_elf_choice c;
+
+    mk(path_in(f, "bare"), MKELF_STRIPPED | MKELF_BUILD_ID);
+    unsetenv("DEBUGINFOD_URLS");
+    assert_int_equal(find(f, NULL, path_in(f, "bare"), &c), -ENODATA);
+    assert_null(strstr(f->cap.last, "debuginfod"));
+    setenv("DEBUGINFOD_URLS", " \t", 1);
+    assert_int_equal(find(f, NULL, path_in(f, "bare"), &c), -ENODATA);
+    assert_null(strstr(f->cap.last, "debuginfod"));
+
+    setenv("DEBUGINFOD_URLS", "http://127.0.0.1:1", 1);
+    setenv("DEBUGINFOD_CACHE_PATH", path_in(f, "cache"), 1);
+    f->cap.errors = f->cap.warnings = 0;
+    assert_int_equal(find(f, NULL, path_in(f, "bare"), &c), -ENODATA);
+    unsetenv("DEBUGINFOD_URLS");
+    assert_int_equal(f->cap.errors, 1);
+    assert_int_equal(f->cap.warnings, 0);
+    /* "debuginfod http://127.0.0.1:1: <why>", or, without the library,
+     * "debuginfod (not in this build): nothing asked" */
+    assert_non_null(strstr(f->cap.last, "debuginfod "));
+    assert_null(c.path);
+}
+
 static void test_not_an_elf_kernel(void **state)
 {
     struct fixture *f = *state;
@@ -786,6 +818,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_debuglink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_debuglink_crc_mismatch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stripped_nothing_found, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_debuginfod_only_when_named, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_an_elf_kernel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gzip_kernel_read_decompressed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gzip_stripped_uses_sibling, setup, teardown),
