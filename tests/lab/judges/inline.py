@@ -17,6 +17,7 @@ INLINED = "_[i]"
 # The issue's bound for inlined frames against the guest's own split (the guests'
 # non-inlined shares are held to 1 point in profiles.py).
 SHARE_TOLERANCE_PP = 2.0
+GOAL_PP = 1.0                       # the lab's goal for every share (profiles.py)
 MIN_SAMPLES = 19000
 MIN_RECORD_SAMPLES = 2500
 # Samples whose stack holds one of the three inlined frames: the rest is main's loop and
@@ -114,6 +115,8 @@ def judge_inline(d, sid, m):
         if want is None:
             reasons.append("no self-timing from the guest for %s" % fn)
             continue
+        shares[fn]["deviation_pp"] = round(got - want, 2)
+        shares[fn]["within_goal"] = abs(got - want) <= GOAL_PP
         worst = max(worst, abs(got - want))
         if abs(got - want) > SHARE_TOLERANCE_PP:
             reasons.append("%s_[i] %.2f%% of the samples in the three (the guest measured "
