@@ -108,7 +108,8 @@ static bool find_sym(void *dl, const char *name, void *fn, size_t size)
 
 #define FIND(field, name) find_sym(lib.dl, name, &lib.field, sizeof(lib.field))
 
-/* 0, or -ENOSYS with the reason logged at DEBUG (the caller names it). */
+/* 0, or -ELIBACC (no usable libdebuginfod.so.1 here) with the reason
+ * logged at DEBUG (the caller names it). */
 static int open_lib(struct xu_log *log)
 {
     if (lib.dl)
@@ -116,7 +117,7 @@ static int open_lib(struct xu_log *log)
     lib.dl = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!lib.dl) {
         xu_debug(log, "debuginfod: cannot open %s: %s", DEBUGINFOD_SONAME, dlerror());
-        return -ENOSYS;
+        return -ELIBACC;
     }
     if (!FIND(begin, "debuginfod_begin") || !FIND(end, "debuginfod_end") ||
         !FIND(find_debuginfo, "debuginfod_find_debuginfo") ||
@@ -127,7 +128,7 @@ static int open_lib(struct xu_log *log)
         xu_debug(log, "debuginfod: %s lacks an entry point: %s", DEBUGINFOD_SONAME, dlerror());
         dlclose(lib.dl);
         memset(&lib, 0, sizeof(lib));
-        return -ENOSYS;
+        return -ELIBACC;
     }
     return 0;
 }

@@ -363,8 +363,9 @@ static int try_debuginfod(struct search *s, struct xu_elf_choice *out)
     if (rc < 0) {
         char what[512];
 
-        snprintf(what, sizeof(what), "debuginfod %s: %s", rc == -ENOSYS ? "(not in this build)"
-                 : xu_debuginfod_servers(), rc == -ENOSYS ? "nothing asked"
+        snprintf(what, sizeof(what), "debuginfod %s: %s", xu_debuginfod_servers(),
+                 rc == -ENOSYS ? "not in this build, nothing asked"
+                 : rc == -ELIBACC ? "libdebuginfod.so.1 is not installed, nothing asked"
                  : rc == -ENOENT ? "no such file" : strerror(-rc));
         note_tried(s, what);
         return 0;

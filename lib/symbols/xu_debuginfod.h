@@ -27,6 +27,7 @@
  * file in the cache), or:
  *   -ENODEV  DEBUGINFOD_URLS unset or empty: nothing was asked
  *   -ENOSYS  this build has no libdebuginfod
+ *   -ELIBACC this host has no usable libdebuginfod.so.1 (Debian's libdebuginfod1)
  *   -ENOENT  the servers answered and none has it
  *   -EINVAL  an empty build-id
  *   -ENOMEM

@@ -293,7 +293,7 @@ static void test_debuginfod_only_when_named(void **state)
     assert_int_equal(f->cap.errors, 1);
     assert_int_equal(f->cap.warnings, 0);
     /* "debuginfod http://127.0.0.1:1: <why>", or, without the library,
-     * "debuginfod (not in this build): nothing asked" */
+     * "debuginfod http://127.0.0.1:1: not in this build, nothing asked" */
     assert_non_null(strstr(f->cap.last, "debuginfod "));
     assert_null(c.path);
 }
