@@ -40,6 +40,7 @@ const char *xu_stop_reason_name(enum xu_stop_reason r)
     case XU_STOP_DOMAIN_SHUTDOWN: return "domain shut down";
     case XU_STOP_DOMAIN_GONE:     return "domain destroyed";
     case XU_STOP_ERROR:           return "error";
+    case XU_STOP_CALLER:          return "stopped by the caller";
     }
     return "unknown";
 }
@@ -500,7 +501,10 @@ next:
         if (cfg->progress && now - last_progress_ns >= (uint64_t)(cfg->progress_interval_s * 1e9)) {
             last_progress_ns = now;
             st->elapsed_s = (double)(now - start_ns) / 1e9;
-            cfg->progress(cfg->progress_ctx, st);
+            if (cfg->progress(cfg->progress_ctx, st) != 0) {
+                st->reason = XU_STOP_CALLER;
+                break;
+            }
         }
 
         if (cfg->no_sleep)

@@ -361,10 +361,11 @@ static void test_gone_before_start(void **state)
 
 static volatile sig_atomic_t stop_flag;
 
-static void progress_stops(void *ctx, const struct xu_sampler_stats *st)
+static int progress_stops(void *ctx, const struct xu_sampler_stats *st)
 {
     if (st->ticks >= 50)
         stop_flag = 1;
+    return 0;
 }
 
 static void test_stop_flag(void **state)
@@ -379,6 +380,28 @@ static void test_stop_flag(void **state)
     assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
     assert_int_equal(f->st.reason, XU_STOP_SIGNAL);
     assert_int_equal(f->st.ticks, 50);
+}
+
+static int progress_asks_to_stop(void *ctx, const struct xu_sampler_stats *st)
+{
+    (void)ctx;
+    return st->ticks >= 30;
+}
+
+/* A caller that wants snapshots ends the loop from its progress callback,
+ * between ticks: the guest runs (teardown checks it) and the samples stay. */
+static void test_progress_ends_loop(void **state)
+{
+    struct fixture *f = *state;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    f->cfg.progress = progress_asks_to_stop;
+    f->cfg.progress_interval_s = 0;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_CALLER);
+    assert_int_equal(f->st.ticks, 30);
+    assert_int_equal(f->st.samples, 30);
+    assert_string_equal(xu_stop_reason_name(f->st.reason), "stopped by the caller");
 }
 
 static void test_map_failures_never_leave_paused(void **state)
@@ -566,6 +589,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paused_by_other_is_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_ends_loop, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
