@@ -338,10 +338,11 @@ static int batch_show(void *ctx, const struct xu_top_snapshot *s)
     return 0;
 }
 
-static int batch_poll(void *ctx, enum xu_top_sort *sort)
+static int batch_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
 {
     (void)ctx;
     (void)sort;
+    (void)frequency_hz;
     xu_top_suspend_if_asked(NULL, NULL, NULL);
     return 0;
 }

@@ -196,6 +196,8 @@ static int between_ticks(void *ctx, const struct xu_sampler_stats *st)
 
     if (b->env->live) {
         b->live.stats = st;
+        if (b->env->frequency_now)
+            b->live.frequency = *b->env->frequency_now;
         return b->env->live(b->env->ui_ctx, &b->live);
     }
     if (b->env->progress)
@@ -349,6 +351,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.unwinder_ctx = &unwind_env;
 
     cfg.frequency_hz = job->frequency;
+    cfg.frequency_now = env->frequency_now;
     cfg.jitter = job->jitter;
     cfg.duration_s = job->duration;
     cfg.max_samples = job->samples;

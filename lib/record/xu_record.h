@@ -93,7 +93,7 @@ struct xu_record_live {
     uint32_t domid;
     const char *label;                      /* the domain's name, or what was asked for */
     const char *backend;
-    double frequency;                       /* Hz asked for */
+    double frequency;                       /* Hz asked for, now */
     /* for xu_record_live_vouch() */
     const struct xu_elf_code *code;
     const struct xu_arch_ops *arch;
@@ -149,6 +149,9 @@ struct xu_record_env {
     /* With cfg->live: called between ticks every progress_interval_s
      * (instead of progress); non-zero ends sampling (result OK). */
     int (*live)(void *ctx, const struct xu_record_live *lv);
+    /* When set, the frequency from the next tick on, read after each call
+     * of progress or live (xu_sampler_config.frequency_now). */
+    const double *frequency_now;
     void *ui_ctx;
 };
 

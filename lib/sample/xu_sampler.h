@@ -60,6 +60,13 @@ struct xu_sampler_stats;
 struct xu_sampler_config {
     double frequency_hz;            /* ticks per second, > 0 */
     /*
+     * When set, read after each progress call: a new figure (within the
+     * bounds frequency_hz has; others are ignored) is the frequency from
+     * the next tick on, the schedule restarting from the tick just taken
+     * (a live view's faster and slower).  frequency_hz stays the start's.
+     */
+    const double *frequency_now;
+    /*
      * 0 to XU_SAMPLER_MAX_JITTER: each tick comes a random time after the
      * previous one, uniform in [1 - jitter, 1 + jitter) periods, so that a
      * guest whose own work repeats at about the sampling period cannot stay

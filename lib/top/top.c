@@ -25,6 +25,7 @@ struct run {
     struct xu_top_symcache *cache;
     struct xu_top_table table;
     enum xu_top_sort sort;
+    double frequency;           /* the sampler reads it between ticks */
     unsigned long index;
     double window_start_s;
     uint64_t prev_ticks, prev_missed;
@@ -107,7 +108,7 @@ static int snapshot(struct run *r, const struct xu_record_live *lv)
     s.label = lv->label;
     s.vcpus = st->vcpus;
     s.backend = lv->backend;
-    s.frequency = lv->frequency;
+    s.frequency = r->frequency;
     s.elapsed_s = st->elapsed_s;
     s.window_s = st->elapsed_s - r->window_start_s;
     s.ticks = st->ticks - r->prev_ticks;
@@ -148,7 +149,7 @@ static int on_live(void *ctx, const struct xu_record_live *lv)
             return 1;
         }
     }
-    if (r->view->poll && (rc = r->view->poll(r->view->ctx, &r->sort)) != 0)
+    if (r->view->poll && (rc = r->view->poll(r->view->ctx, &r->sort, &r->frequency)) != 0)
         return rc;
     /* a nanosecond's slack for the clock's conversion to seconds */
     if (lv->stats->elapsed_s - r->window_start_s < r->cfg->interval_s - 1e-9)
@@ -177,6 +178,7 @@ enum xu_record_result xu_top_run(const struct xu_top_config *cfg,
     r->view = view;
     r->log = live_env.log ? live_env.log : xu_log_default();
     r->sort = cfg->sort;
+    r->frequency = cfg->record.frequency;
     xu_hist_init(&r->prev_paused);
 
     job.live = true;
@@ -184,6 +186,7 @@ enum xu_record_result xu_top_run(const struct xu_top_config *cfg,
     live_env.progress = NULL;
     live_env.written = NULL;
     live_env.sampled = NULL;
+    live_env.frequency_now = &r->frequency;
     live_env.ui_ctx = r;
     live_env.progress_interval_s = view->poll && view->poll_s > 0 && view->poll_s < cfg->interval_s
                                    ? view->poll_s : cfg->interval_s;

@@ -126,7 +126,7 @@ struct xu_top_snapshot {
     const char *label;          /* the domain's name */
     unsigned int vcpus;
     const char *backend;
-    double frequency;           /* Hz asked for */
+    double frequency;           /* Hz asked for, at the window's end */
     double elapsed_s;           /* since sampling started, at the window's end */
     double window_s;            /* the window's length */
     double rate;                /* ticks per second achieved in the window (the
@@ -176,9 +176,10 @@ struct xu_top_view {
     /* A window ended.  Non-zero: stop sampling (result OK). */
     int (*show)(void *ctx, const struct xu_top_snapshot *s);
     /* Between ticks (guest running) every poll_s, when set: keys and the
-     * terminal.  *sort may be changed for the next snapshots.  Non-zero:
-     * stop sampling (result OK). */
-    int (*poll)(void *ctx, enum xu_top_sort *sort);
+     * terminal.  *sort may be changed for the next snapshots, *frequency_hz
+     * for the next ticks (within the sampler's bounds, 0 to 1 MHz).
+     * Non-zero: stop sampling (result OK). */
+    int (*poll)(void *ctx, enum xu_top_sort *sort, double *frequency_hz);
     double poll_s;              /* <= 0: only at window ends */
     void *ctx;
 };

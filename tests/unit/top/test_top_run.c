@@ -454,14 +454,17 @@ static void test_domain_ends(void **state)
 
 static unsigned int polls;
 
-/* A key between ticks: sort by total from the second window on. */
-static int poll_sorts(void *ctx, enum xu_top_sort *sort)
+/* Keys between ticks: sort by total, and sample at 200 Hz, from the
+ * second window on. */
+static int poll_sorts(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
 {
     struct fixture *f = ctx;
 
     polls++;
-    if (f->shows == 1)
+    if (f->shows == 1) {
         *sort = XU_TOP_SORT_TOTAL;
+        *frequency_hz = 200;
+    }
     return 0;
 }
 
@@ -481,6 +484,9 @@ static void test_poll_between_windows(void **state)
     second = strstr(f->text, "snapshot 2");
     assert_non_null(second);
     assert_non_null(strstr(second, "FUNCTION\n    0.0   100.0  _start\n"));
+    /* the poll at 1.1 s: 0.1 s more at 100 Hz, then 0.9 s at 200 Hz */
+    assert_non_null(strstr(second, "rate 190.0/s (200 Hz asked), 0 missed, paused median 0.0 us, "
+                                   "190 samples"));
     assert_non_null(strstr(f->text, "FUNCTION\n   59.4    59.4  function_3\n"));
 }
 
