@@ -6,21 +6,14 @@
  *
  * What is the terminal's lives here: the options, the signals, the batch
  * view, and the exit status (the record run's results, mapped as for a
- * recording).  Signals only set flags; everything they cause happens
- * between ticks, with the guest running:
- *   SIGINT, SIGTERM, SIGHUP  end sampling after the current tick (the
- *                            pause module unpauses), exit 0;
- *   SIGTSTP (Ctrl-Z)         the process stops itself at the next poll,
- *                            never inside a paused window, and goes on
- *                            after SIGCONT;
- *   SIGWINCH                 the full-screen view redraws at its size.
+ * recording).  Signals only set flags (top_signals.c); what they cause
+ * happens between ticks, with the guest running.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,71 +246,6 @@ static int parse(struct top_cli *o, int argc, char **argv)
     return 0;
 }
 
-/* ---- signals ---- */
-
-static volatile sig_atomic_t stop_requested, suspend_requested, resized;
-
-static void on_stop(int sig)
-{
-    stop_requested = sig;
-}
-
-static void on_suspend(int sig)
-{
-    (void)sig;
-    suspend_requested = 1;
-}
-
-static void on_resize(int sig)
-{
-    (void)sig;
-    resized = 1;
-}
-
-static void catch(int sig, void (*handler)(int))
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = handler;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);      /* no SA_RESTART: the sampler's sleep returns */
-}
-
-static void install_signals(void)
-{
-    catch(SIGINT, on_stop);
-    catch(SIGTERM, on_stop);
-    catch(SIGHUP, on_stop);
-    catch(SIGTSTP, on_suspend);
-    catch(SIGWINCH, on_resize);
-    signal(SIGPIPE, SIG_IGN);       /* a closed stdout is a write error */
-}
-
-bool xu_top_resized(void)
-{
-    bool r = resized != 0;
-
-    resized = 0;
-    return r;
-}
-
-void xu_top_suspend_if_asked(void (*before)(void *), void (*after)(void *), void *ctx)
-{
-    if (!suspend_requested)
-        return;
-    suspend_requested = 0;
-    if (before)
-        before(ctx);
-    /* Stop for real, here, between ticks: the guest runs meanwhile. */
-    signal(SIGTSTP, SIG_DFL);
-    raise(SIGTSTP);
-    /* SIGCONT: on again */
-    catch(SIGTSTP, on_suspend);
-    if (after)
-        after(ctx);
-}
-
 /* ---- the batch view ---- */
 
 struct batch {
@@ -361,11 +289,10 @@ int xu_cmd_top(int argc, char **argv)
         return rc < 0 ? XU_EXIT_OK : rc;
     xu_cli_log_init(&log, XU_LOG_INFO, o.verbose, o.quiet);
     env.log = &log;
-    env.stop = &stop_requested;
-    install_signals();
+    env.stop = xu_top_signals_install();
 
     if (!o.batch && xu_top_screen_usable())
-        return xu_top_screen_run(&o.top, &env, o.verbose, o.quiet);
+        return xu_record_exit_status(xu_top_screen_run(&o.top, &env, &log));
 
     batch.out = stdout;
     batch.rows = o.rows;
