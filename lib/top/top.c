@@ -79,10 +79,22 @@ static uint64_t window_median(struct run *r, const struct xu_hist *cur)
     return xu_hist_quantile(w, 0.5);
 }
 
+/* The stored samples whose walk counts as complete (the totals would also
+ * count those a full profile dropped, which the table does not show). */
+static uint64_t complete_samples(const struct xu_profile *p)
+{
+    size_t i, n = xu_profile_nr_stacks(p);
+    uint64_t c = 0;
+
+    for (i = 0; i < n; i++)
+        if (xu_walk_complete(xu_profile_stack(p, i)->end))
+            c += xu_profile_stack(p, i)->count;
+    return c;
+}
+
 static int snapshot(struct run *r, const struct xu_record_live *lv)
 {
     const struct xu_sampler_stats *st = lv->stats;
-    struct xu_profile_totals tot;
     struct xu_top_snapshot s;
     uint64_t *addrs = NULL;
     long n;
@@ -90,7 +102,6 @@ static int snapshot(struct run *r, const struct xu_record_live *lv)
 
     /* the ELF's verdict, then names for the window's addresses */
     xu_record_live_vouch(lv);
-    xu_profile_get_totals(lv->profile, &tot);
     n = xu_profile_unique_addrs(lv->profile, &addrs);
     if (n < 0 || xu_top_symcache_fill(r->cache, addrs, (size_t)n) < 0 ||
         xu_top_table_build(&r->table, lv->profile, r->cache) < 0) {
@@ -116,7 +127,7 @@ static int snapshot(struct run *r, const struct xu_record_live *lv)
     if (s.window_s > 0)
         s.rate = (double)(s.index == 1 && s.ticks ? s.ticks - 1 : s.ticks) / s.window_s;
     s.samples = r->table.samples;
-    s.complete = xu_profile_complete_samples(&tot);
+    s.complete = complete_samples(lv->profile);
     s.paused_median_ns = window_median(r, &st->paused_ns);
     s.symbols = lv->symtab != NULL;
     s.table = &r->table;
