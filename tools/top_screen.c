@@ -291,9 +291,10 @@ static int screen_show(void *ctx, const struct xu_top_snapshot *s)
              "snapshot %lu at %.1f s", (unsigned)s->domid, s->label, s->vcpus,
              s->vcpus == 1 ? "" : "s", s->index, s->elapsed_s);
     snprintf(sc->rate, sizeof(sc->rate), "rate %.1f/s (%g Hz asked), %llu missed, paused "
-             "median %.1f us, %llu samples, %s complete", s->rate, s->frequency,
+             "median %.1f us, %llu samples, %s complete%s", s->rate, s->frequency,
              (unsigned long long)s->missed, (double)s->paused_median_ns / 1e3,
-             (unsigned long long)s->samples, complete);
+             (unsigned long long)s->samples, complete,
+             s->paused_by_other ? "; paused by someone else (xl pause?)" : "");
     sc->symbols = s->symbols;
     if (copy_rows(&sc->table, s->table) < 0)
         return 1;

@@ -28,7 +28,7 @@ struct run {
     double frequency;           /* the sampler reads it between ticks */
     unsigned long index;
     double window_start_s;
-    uint64_t prev_ticks, prev_missed;
+    uint64_t prev_ticks, prev_missed, prev_paused_by_other;
     struct xu_hist prev_paused, window_paused;
     int error;                  /* a failure of our own (memory), logged */
 };
@@ -49,6 +49,9 @@ void xu_top_print_batch(FILE *f, const struct xu_top_snapshot *s, size_t max_row
     fprintf(f, "rate %.1f/s (%g Hz asked), %" PRIu64 " missed, paused median %.1f us, "
             "%" PRIu64 " samples, %s complete\n", s->rate, s->frequency, s->missed,
             (double)s->paused_median_ns / 1e3, s->samples, complete);
+    if (s->paused_by_other)
+        fprintf(f, "paused by someone else at %" PRIu64 " deadlines (xl pause?): nothing "
+                "sampled then\n", s->paused_by_other);
     if (!s->symbols)
         fprintf(f, "no symbols: functions are shown by address\n");
     fprintf(f, "\n  SELF%%  TOTAL%%  FUNCTION\n");
@@ -124,6 +127,7 @@ static int snapshot(struct run *r, const struct xu_record_live *lv)
     s.window_s = st->elapsed_s - r->window_start_s;
     s.ticks = st->ticks - r->prev_ticks;
     s.missed = st->missed_deadlines - r->prev_missed;
+    s.paused_by_other = st->paused_by_other_ticks - r->prev_paused_by_other;
     if (s.window_s > 0)
         s.rate = (double)(s.index == 1 && s.ticks ? s.ticks - 1 : s.ticks) / s.window_s;
     s.samples = r->table.samples;
@@ -140,6 +144,7 @@ static int snapshot(struct run *r, const struct xu_record_live *lv)
     r->window_start_s = st->elapsed_s;
     r->prev_ticks = st->ticks;
     r->prev_missed = st->missed_deadlines;
+    r->prev_paused_by_other = st->paused_by_other_ticks;
     r->prev_paused = st->paused_ns;
     if (rc)
         return rc;

@@ -133,6 +133,8 @@ struct xu_top_snapshot {
                                  * first window's tick at 0 only opens it) */
     uint64_t ticks;             /* in the window */
     uint64_t missed;            /* deadlines missed in the window */
+    uint64_t paused_by_other;   /* deadlines the domain was paused by someone
+                                 * else (xl pause): nothing sampled then */
     uint64_t samples;           /* stacks in the window */
     uint64_t complete;          /* of which complete (xu_walk_complete(), vouched) */
     uint64_t paused_median_ns;  /* the window's ticks, pause to unpause */
@@ -155,6 +157,9 @@ struct xu_top_snapshot {
  *   ...
  *   <empty line>
  *
+ * A line "paused by someone else at N deadlines (xl pause?): nothing
+ * sampled then" follows the rate line when that happened in the window,
+ * and "no symbols: functions are shown by address" without an ELF.
  * Rows as sorted, at most max_rows of them (0: all), then a line
  * "  (N more)" when some were left out.
  */

@@ -174,7 +174,7 @@ static void fc_sleep_until(void *ctx, uint64_t deadline)
         w->fake_now = deadline;
 }
 
-int top_world_init(struct top_world *w, bool fake_clock)
+int top_world_init(struct top_world *w, unsigned int flags)
 {
     struct xu_vcpu_regs regs;
     int i;
@@ -201,8 +201,9 @@ int top_world_init(struct top_world *w, bool fake_clock)
     for (i = 0; i < 6; i++)
         if (xu_sim_push_state(w->g.sim, 0, &regs) < 0)
             return -1;
-    /* always running, a millisecond of CPU per tick */
-    if (xu_sim_push_vstate(w->g.sim, 0, XU_VSTATE_RUNNING, 1000000) < 0)
+    /* always running (or runnable), a millisecond of CPU per tick */
+    if (xu_sim_push_vstate(w->g.sim, 0, flags & TOP_WORLD_RUNNABLE ? XU_VSTATE_RUNNABLE :
+                           XU_VSTATE_RUNNING, 1000000) < 0)
         return -1;
     xu_sim_register(w->g.sim, DOMID);
     created_sim = w->g.sim;
@@ -218,7 +219,7 @@ int top_world_init(struct top_world *w, bool fake_clock)
     w->env.domdir_open = dd_open;
     w->env.guardian_start = fg_start;
     w->env.guardian_stop = fg_stop;
-    if (fake_clock) {
+    if (flags & TOP_WORLD_FAKE_CLOCK) {
         w->fake_now = 1000000000ULL;
         w->clock.now_ns = fc_now;
         w->clock.sleep_until_ns = fc_sleep_until;

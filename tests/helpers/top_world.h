@@ -31,9 +31,13 @@ struct top_world {
     char kernel[256];               /* the domain's kernel file (unlink it: no ELF) */
 };
 
-/* A world; fake_clock: the env's clock does not wait (else the real one).
- * 0 or -1. */
-int top_world_init(struct top_world *w, bool fake_clock);
+/* flags of top_world_init() */
+#define TOP_WORLD_FAKE_CLOCK (1u << 0)  /* the env's clock does not wait (else the real one) */
+#define TOP_WORLD_RUNNABLE   (1u << 1)  /* the vCPU reads as runnable, not running (as
+                                         * a domain someone else paused shows it) */
+
+/* A world.  0 or -1. */
+int top_world_init(struct top_world *w, unsigned int flags);
 /* The guest's pause references and mappings left, the guardian's starts
  * and stops: 0 when nothing is held, the guardian stopped as often as
  * started and its word RUNNING; -1 with why.  Removes the directory. */

@@ -21,8 +21,9 @@ DESIGN = [("function_1", 10.0), ("function_2", 30.0), ("function_3", 60.0)]
 CHECKS = {"share_tolerance_pp": SHARE_TOLERANCE_PP, "snapshots": SNAPSHOTS,
           "design": dict(DESIGN)}
 
-# The batch format (man page, TOP): a header line, a rate line, an optional "no symbols"
-# line, an empty line, the column titles, rows "SELF TOTAL NAME", an empty line.
+# The batch format (man page, TOP): a header line, a rate line, optional "paused by
+# someone else" and "no symbols" lines, an empty line, the column titles, rows
+# "SELF TOTAL NAME", an empty line.
 HEAD_RE = re.compile(r"xen-uniprof top: snapshot (\d+) at ([\d.]+) s, domain (\d+) \((.*)\), "
                      r"(\d+) vCPUs?$")
 RATE_RE = re.compile(r"rate ([\d.]+)/s \(([\d.e+]+) Hz asked\), (\d+) missed, paused median "
@@ -52,6 +53,9 @@ def parse_snapshots(text):
                         "missed": int(m.group(3)), "paused_median_us": float(m.group(4)),
                         "samples": int(m.group(5)),
                         "complete_pct": None if m.group(6) == "-" else float(m.group(6)[:-1])})
+            continue
+        if line.startswith("paused by someone else at "):
+            cur["paused_by_other"] = True
             continue
         if line == "" or line.startswith("  SELF%  TOTAL%  FUNCTION") or \
                 line.startswith("no symbols:") or MORE_RE.match(line):

@@ -50,12 +50,12 @@ static int show_batch(void *ctx, const struct xu_top_snapshot *s)
     return 0;
 }
 
-static int setup(void **state)
+static int setup_flags(void **state, unsigned int flags)
 {
     static struct fixture f;
 
     memset(&f, 0, sizeof(f));
-    assert_int_equal(top_world_init(&f.w, true), 0);
+    assert_int_equal(top_world_init(&f.w, TOP_WORLD_FAKE_CLOCK | flags), 0);
     /* xen-uniprof top -b -n 3 -F 100 web1 */
     f.top.record.domain = "web1";
     f.top.record.frequency = 100;
@@ -69,6 +69,16 @@ static int setup(void **state)
     f.view.ctx = &f;
     *state = &f;
     return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_flags(state, 0);
+}
+
+static int setup_runnable(void **state)
+{
+    return setup_flags(state, TOP_WORLD_RUNNABLE);
 }
 
 /* Whatever happened, the guest runs, nothing is mapped, the guardian
@@ -260,6 +270,22 @@ static void test_without_symbols(void **state)
     assert_non_null(strstr(f->text, ", 100 samples, 0.0% complete\n"));
 }
 
+/* A domain its administrator paused (xl pause) is not sampled, and the
+ * snapshot says why it shows nothing. */
+static void test_paused_by_someone_else(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(xu_sim_admin_pause(f->w.g.sim), 0);
+    f->top.iterations = 1;
+    assert_int_equal(xu_top_run(&f->top, &f->w.env, &f->view), XU_RECORD_OK);
+    assert_int_equal(xu_sim_admin_unpause(f->w.g.sim), 0);
+    fflush(f->out);
+    assert_non_null(strstr(f->text, ", 0 samples, - complete\n"
+                                    "paused by someone else at 101 deadlines (xl pause?): "
+                                    "nothing sampled then\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +295,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_domain_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_poll_between_windows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_without_symbols, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paused_by_someone_else, setup_runnable, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

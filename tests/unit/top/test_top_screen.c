@@ -63,7 +63,7 @@ static void child(void)
     int fini;
 
     setenv("TERM", "xterm", 1);
-    if (top_world_init(&w, false) < 0)
+    if (top_world_init(&w, 0) < 0)
         _exit(20);
     memset(&cfg, 0, sizeof(cfg));
     cfg.record.domain = "web1";
