@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * commands.h - the offline subcommands: `xen-uniprof convert` and
- * `xen-uniprof diff`.
+ * commands.h - the subcommands: the offline `xen-uniprof convert` and
+ * `xen-uniprof diff`, and the live `xen-uniprof top`.
  *
  * Each takes its own argv (argv[0] is the subcommand's name), prints its
  * own diagnostics to stderr and returns the process exit status of
- * exit_codes.h: 0 written, 1 failure, 2 usage error (the message names the
- * bad option), 4 the ELF given cannot be used for symbols.
+ * exit_codes.h: for convert and diff 0 written, 1 failure, 2 usage error
+ * (the message names the bad option), 4 the ELF given cannot be used for
+ * symbols; top's are a recording's (cmd_top.c).
  */
 #ifndef XU_COMMANDS_H
 #define XU_COMMANDS_H
@@ -20,6 +21,8 @@
 
 int xu_cmd_convert(int argc, char **argv);
 int xu_cmd_diff(int argc, char **argv);
+/* `xen-uniprof top`: a live command, with the record run's exit statuses. */
+int xu_cmd_top(int argc, char **argv);
 
 /* Shared by the two: a profile read from a file, ready for the writers. */
 struct xu_loaded {

@@ -8,13 +8,15 @@
 #define XU_EXIT_CODES_H
 
 enum xu_exit {
-    XU_EXIT_OK = 0,             /* profile written */
-    XU_EXIT_FAILURE = 1,        /* runtime failure: Xen call, output file, no samples */
+    XU_EXIT_OK = 0,             /* profile written (top: ended after -n, q or a signal) */
+    XU_EXIT_FAILURE = 1,        /* runtime failure: Xen call, output file (top: stdout),
+                                 * no samples */
     XU_EXIT_USAGE = 2,          /* bad command line */
     XU_EXIT_NO_DOMAIN = 3,      /* no such domain (or dom0) */
     XU_EXIT_SYMBOLS = 4,        /* no usable symbol ELF */
     XU_EXIT_PRIVILEGE = 5,      /* not root in dom0, or no privcmd */
-    XU_EXIT_DOMAIN_ENDED = 6,   /* the domain shut down or was destroyed; samples written */
+    XU_EXIT_DOMAIN_ENDED = 6,   /* the domain shut down or was destroyed; samples written
+                                 * (top: the snapshots shown) */
     XU_EXIT_XEN_MISMATCH = 7,   /* the hypervisor rejects this build's interface version */
 };
 

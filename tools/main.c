@@ -84,12 +84,14 @@ int main(int argc, char **argv)
     struct xu_options o;
     char err[256];
 
-    /* Offline subcommands first: a domain named "convert" can still be
-     * profiled as `xen-uniprof -- convert` or by its id. */
+    /* Subcommands first: a domain named "convert" (or "diff", "top") can
+     * still be profiled as `xen-uniprof -- convert` or by its id. */
     if (argc > 1 && strcmp(argv[1], "convert") == 0)
         return xu_cmd_convert(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "diff") == 0)
         return xu_cmd_diff(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "top") == 0)
+        return xu_cmd_top(argc - 1, argv + 1);
 
     xu_options_init(&o);
     switch (xu_options_parse(&o, argc, argv, err, sizeof(err))) {

@@ -97,7 +97,7 @@ static void show_summary(void *ctx, const struct xu_record_summary *sum)
 }
 
 /* The one mapping from a record result to the documented exit status. */
-static int exit_for(enum xu_record_result r)
+int xu_record_exit_status(enum xu_record_result r)
 {
     switch (r) {
     case XU_RECORD_OK:            return XU_EXIT_OK;
@@ -159,5 +159,5 @@ int xu_record(const struct xu_options *o)
         env.progress = show_progress;
         env.progress_interval_s = 0.5;
     }
-    return exit_for(xu_record_run(&job, &env));
+    return xu_record_exit_status(xu_record_run(&job, &env));
 }

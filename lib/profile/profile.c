@@ -133,6 +133,30 @@ void xu_profile_free(struct xu_profile *p)
     free(p);
 }
 
+void xu_profile_clear(struct xu_profile *p)
+{
+    struct arena_block *b, *next;
+
+    /* the newest block stays for the next window's stacks */
+    if (p->arena) {
+        for (b = p->arena->next; b; b = next) {
+            next = b->next;
+            free(b);
+        }
+        p->arena->next = NULL;
+        if (p->arena->used > ARENA_BLOCK_WORDS) {
+            free(p->arena);     /* an oversized block is never appended to */
+            p->arena = NULL;
+        } else {
+            p->arena->used = 0;
+        }
+    }
+    p->nr_stacks = 0;
+    memset(p->slots, 0xff, p->nr_slots * sizeof(*p->slots));
+    memset(&p->totals, 0, sizeof(p->totals));
+    p->ends_changed = false;
+}
+
 static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
 {
     struct arena_block *b = p->arena;

@@ -78,6 +78,14 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
 
 void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out);
 
+/*
+ * Empty the profile: no stack, zero totals, adds allowed again (also after
+ * xu_profile_set_end).  Keeps the index's size, so a profile emptied at
+ * every window of a live view does not allocate it again.  Pointers from
+ * xu_profile_stack() are invalid afterwards.
+ */
+void xu_profile_clear(struct xu_profile *p);
+
 /* Samples whose walk counts as complete (xu_walk_complete()). */
 static inline uint64_t xu_profile_complete_samples(const struct xu_profile_totals *t)
 {

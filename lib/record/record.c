@@ -179,6 +179,32 @@ static void vouch_for_walks(struct xu_profile *profile, const struct xu_symtab *
             xu_profile_set_end(profile, i, XU_WALK_NOT_ROOT);
 }
 
+void xu_record_live_vouch(const struct xu_record_live *lv)
+{
+    vouch_for_walks(lv->profile, lv->symtab, lv->code, lv->arch, lv->roots);
+}
+
+/* Between ticks: the progress line, or the live view with the samples. */
+struct between {
+    const struct xu_record_env *env;
+    struct xu_record_live live;
+};
+
+static int between_ticks(void *ctx, const struct xu_sampler_stats *st)
+{
+    struct between *b = ctx;
+
+    if (b->env->live) {
+        b->live.stats = st;
+        if (b->env->frequency_now)
+            b->live.frequency = *b->env->frequency_now;
+        return b->env->live(b->env->ui_ctx, &b->live);
+    }
+    if (b->env->progress)
+        b->env->progress(b->env->ui_ctx, st);
+    return 0;
+}
+
 enum xu_record_result xu_record_run(const struct xu_record_config *job,
                                     const struct xu_record_env *env_in)
 {
@@ -205,6 +231,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_output_ctx octx;
     struct xu_sampler_config cfg = { 0 };
     struct xu_record_summary sum = { 0 };
+    struct between between = { 0 };
     uint64_t *addrs = NULL;
     void *unwind_table = NULL;
     struct xu_unwind_env unwind_env = { 0 };
@@ -245,9 +272,13 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     created_paused = created;
     label = entry.name[0] ? entry.name : job->domain ? job->domain : "domain";
 
-    ec = xu_record_choose_output(job, label, &fmt, &out_path, log);
-    if (ec != XU_RECORD_OK)
-        goto out;
+    if (job->live) {
+        fmt = &xu_output_raw;   /* what a missing ELF leaves: addresses */
+    } else {
+        ec = xu_record_choose_output(job, label, &fmt, &out_path, log);
+        if (ec != XU_RECORD_OK)
+            goto out;
+    }
     /* Symbols and unwind tables before the guest is touched: a stripped
      * ELF fails fast. */
     ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, log);
@@ -320,6 +351,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.unwinder_ctx = &unwind_env;
 
     cfg.frequency_hz = job->frequency;
+    cfg.frequency_now = env->frequency_now;
     cfg.jitter = job->jitter;
     cfg.duration_s = job->duration;
     cfg.max_samples = job->samples;
@@ -328,9 +360,19 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.pause = pause;
     cfg.no_pause = job->no_pause;
     cfg.clock = env->clock;
-    cfg.progress = env->progress;
-    cfg.progress_ctx = env->ui_ctx;
-    cfg.progress_interval_s = env->progress_interval_s;
+    between.env = env;
+    if (job->live ? env->live != NULL : env->progress != NULL) {
+        cfg.progress = between_ticks;
+        cfg.progress_ctx = &between;
+        cfg.progress_interval_s = env->progress_interval_s;
+    }
+    if (job->live) {
+        between.live = (struct xu_record_live){
+            .profile = profile, .symtab = elf.symtab, .domid = entry.domid, .label = label,
+            .backend = backend->name, .frequency = job->frequency, .code = code,
+            .arch = arch, .roots = roots,
+        };
+    }
 
     xu_info(log, "profiling domain %" PRIu32 " (%s, %s, %u vCPU%s) at %g Hz with the %s "
             "backend%s", entry.domid, label, xu_guest_type_name(info.type),
@@ -366,6 +408,10 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         if (created) {
             xu_info(log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
                     "was destroyed" : "shut down", st.elapsed_s);
+        } else if (job->live) {
+            xu_warn(log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
+                    "was destroyed" : "shut down", st.elapsed_s);
+            ec = XU_RECORD_DOMAIN_ENDED;
         } else {
             xu_warn(log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
                     st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
@@ -390,6 +436,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
             xu_info(log, "destroyed domain %" PRIu32, entry.domid);
         created = 0;
     }
+    if (job->live)
+        goto out;   /* the view has shown what there was to show */
 
     vouch_for_walks(profile, elf.symtab, code, arch, roots);
     xu_profile_get_totals(profile, &tot);

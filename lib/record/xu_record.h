@@ -67,8 +67,46 @@ struct xu_record_config {
     const char *stats;          /* NULL, or where the run's statistics go (JSON) */
     bool no_batch;              /* pause and read each vCPU in separate calls (comparisons) */
     bool no_pause;              /* xu_sampler_config.no_pause: a measurement, not a mode */
+    /*
+     * A live view instead of a file (xen-uniprof top): no output is chosen
+     * nor written, an ELF that cannot be found leaves the frames as
+     * addresses (as for the raw format), and the samples go to env->live
+     * while sampling goes on.  output, format, stats and destroy are ignored.
+     */
+    bool live;
     struct xu_output_options render;
 };
+
+struct xu_symtab;
+struct xu_elf_code;
+struct xu_arch_ops;
+
+/* What a live view is given between ticks, guest running. */
+struct xu_record_live {
+    /* The samples since the view last emptied it (xu_profile_clear(), which
+     * the view calls once it has taken a window's worth: the run never
+     * empties it).  Its walks are as the unwinder left them until
+     * xu_record_live_vouch(). */
+    struct xu_profile *profile;
+    const struct xu_sampler_stats *stats;   /* since sampling started */
+    const struct xu_symtab *symtab;         /* NULL: no ELF, frames stay addresses */
+    uint32_t domid;
+    const char *label;                      /* the domain's name, or what was asked for */
+    const char *backend;
+    double frequency;                       /* Hz asked for, now */
+    /* for xu_record_live_vouch() */
+    const struct xu_elf_code *code;
+    const struct xu_arch_ops *arch;
+    const char *const *roots;
+};
+
+/*
+ * Judge lv->profile's finished walks against the ELF, as a recording does
+ * before it writes (no ELF code: none counts as complete).  The profile
+ * refuses adds afterwards, until it is emptied: call it on a window the
+ * view is about to aggregate and clear.
+ */
+void xu_record_live_vouch(const struct xu_record_live *lv);
 
 /* What the CLI prints once the output is written. */
 struct xu_record_summary {
@@ -108,6 +146,12 @@ struct xu_record_env {
     double progress_interval_s;
     void (*sampled)(void *ctx);
     void (*written)(void *ctx, const struct xu_record_summary *sum);
+    /* With cfg->live: called between ticks every progress_interval_s
+     * (instead of progress); non-zero ends sampling (result OK). */
+    int (*live)(void *ctx, const struct xu_record_live *lv);
+    /* When set, the frequency from the next tick on, read after each call
+     * of progress or live (xu_sampler_config.frequency_now). */
+    const double *frequency_now;
     void *ui_ctx;
 };
 

@@ -40,6 +40,7 @@ const char *xu_stop_reason_name(enum xu_stop_reason r)
     case XU_STOP_DOMAIN_SHUTDOWN: return "domain shut down";
     case XU_STOP_DOMAIN_GONE:     return "domain destroyed";
     case XU_STOP_ERROR:           return "error";
+    case XU_STOP_CALLER:          return "stopped by the caller";
     }
     return "unknown";
 }
@@ -347,6 +348,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     unsigned int nr_vcpus = 0, v, depth = cfg->max_depth;
     uint64_t period_ns, start_ns, deadline_ns, end_ns = 0, now, last_alive_ns, last_progress_ns;
     uint64_t rng;
+    double hz;
     uint64_t alive_every_ns = (uint64_t)(ALIVE_CHECK_S * 1e9);
     const struct xu_clock *clock = xu_clock_or_real(cfg->clock);
     struct waiter waiter = { .clock = clock, .late_ns = 50000 };
@@ -396,7 +398,8 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         pause = own_pause;
     }
 
-    period_ns = (uint64_t)(1e9 / cfg->frequency_hz);
+    hz = cfg->frequency_hz;
+    period_ns = (uint64_t)(1e9 / hz);
     if (period_ns == 0)
         period_ns = 1;
     start_ns = now_ns(clock);
@@ -500,7 +503,18 @@ next:
         if (cfg->progress && now - last_progress_ns >= (uint64_t)(cfg->progress_interval_s * 1e9)) {
             last_progress_ns = now;
             st->elapsed_s = (double)(now - start_ns) / 1e9;
-            cfg->progress(cfg->progress_ctx, st);
+            if (cfg->progress(cfg->progress_ctx, st) != 0) {
+                st->reason = XU_STOP_CALLER;
+                break;
+            }
+            if (cfg->frequency_now && *cfg->frequency_now != hz &&
+                *cfg->frequency_now > 0 && *cfg->frequency_now <= 1e6) {
+                hz = *cfg->frequency_now;
+                period_ns = (uint64_t)(1e9 / hz);
+                if (period_ns == 0)
+                    period_ns = 1;
+                deadline_ns = now;      /* the next tick a new period after this one */
+            }
         }
 
         if (cfg->no_sleep)

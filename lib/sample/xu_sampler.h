@@ -22,7 +22,8 @@
  *
  * The loop stops at the duration, after max_ticks or max_samples, when *stop becomes
  * non-zero (set it from a signal handler: the current tick completes
- * first), or when the domain goes away or shuts down.
+ * first), when the progress callback returns non-zero, or when the domain
+ * goes away or shuts down.
  */
 #ifndef XU_SAMPLER_H
 #define XU_SAMPLER_H
@@ -47,6 +48,7 @@ enum xu_stop_reason {
     XU_STOP_DOMAIN_SHUTDOWN,/* the guest shut down, crashed or rebooted */
     XU_STOP_DOMAIN_GONE,    /* the domain no longer exists, or is dying */
     XU_STOP_ERROR,          /* a hypercall failed; see stats.error */
+    XU_STOP_CALLER,         /* the progress callback asked to stop */
 };
 
 const char *xu_stop_reason_name(enum xu_stop_reason r);
@@ -57,6 +59,13 @@ struct xu_sampler_stats;
 
 struct xu_sampler_config {
     double frequency_hz;            /* ticks per second, > 0 */
+    /*
+     * When set, read after each progress call: a new figure (within the
+     * bounds frequency_hz has; others are ignored) is the frequency from
+     * the next tick on, the schedule restarting from the tick just taken
+     * (a live view's faster and slower).  frequency_hz stays the start's.
+     */
+    const double *frequency_now;
     /*
      * 0 to XU_SAMPLER_MAX_JITTER: each tick comes a random time after the
      * previous one, uniform in [1 - jitter, 1 + jitter) periods, so that a
@@ -73,8 +82,9 @@ struct xu_sampler_config {
     const struct xu_unwinder_ops *unwinder;  /* NULL: frame pointers */
     const void *unwinder_ctx;   /* the unwinder's env (struct xu_unwind_env), may be NULL */
     volatile sig_atomic_t *stop;    /* may be NULL */
-    /* Called between ticks (guest running) at most every progress_interval_s. */
-    void (*progress)(void *ctx, const struct xu_sampler_stats *st);
+    /* Called between ticks (guest running) at most every progress_interval_s.
+     * Non-zero ends the loop there (XU_STOP_CALLER), as *stop would. */
+    int (*progress)(void *ctx, const struct xu_sampler_stats *st);
     void *progress_ctx;
     double progress_interval_s;
     /* No sleeping between ticks: sample back to back (benchmarks, tests). */

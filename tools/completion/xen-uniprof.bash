@@ -134,9 +134,9 @@ _xen_uniprof()
         _init_completion -s || return
     fi
 
-    # convert and diff only as the first argument, as main() reads them.
+    # convert, diff and top only as the first argument, as main() reads them.
     local mode=record start=1
-    if ((cword > 1)) && [[ ${words[1]} == convert || ${words[1]} == diff ]]; then
+    if ((cword > 1)) && [[ ${words[1]} == convert || ${words[1]} == diff || ${words[1]} == top ]]; then
         mode=${words[1]}
         start=2
     fi
@@ -170,6 +170,13 @@ _xen_uniprof()
             longs=(--output --elf --input-format "${render[@]}" --verbose
                 --quiet --help)
             ;;
+        top)
+            shorts=(-b -n -d -F -s -r -e -v -q -h)
+            shortargs=ndFsre
+            longs=(--batch --iterations --delay --frequency --sort --rows --elf
+                --backend --max-depth --unwind --roots --no-demangle --verbose
+                --quiet --help)
+            ;;
     esac
 
     # Walk the words before the cursor: which option waits for its value,
@@ -192,7 +199,8 @@ _xen_uniprof()
             --frequency | --jitter | --time | --samples | --output | --format | \
                 --elf | --backend | --max-depth | --unwind | --roots | --stats | \
                 --create | --title | --subtitle | --width | --min-width | \
-                --palette | --weight | --state | --input-format)
+                --palette | --weight | --state | --input-format | --iterations | \
+                --delay | --sort | --rows)
                 pending=$w
                 ;;
             --*) ;;
@@ -214,6 +222,7 @@ _xen_uniprof()
 
     if [[ $pending ]]; then
         case $pending in
+            -s | --sort) _xen_uniprof_add "$cur" self total ;;
             -f | --format)
                 if [[ $mode == diff ]]; then
                     _xen_uniprof_add "$cur" svg
@@ -233,7 +242,8 @@ _xen_uniprof()
             -i | --input-format) _xen_uniprof_add "$cur" raw folded auto ;;
             -o | --output | -e | --elf | --stats | --create) _xen_uniprof_files ;;
             # numbers (-F, -T, --samples, --max-depth, --width, --min-width,
-            # --jitter) and free text (--roots, --title, --subtitle): nothing
+            # --jitter, -n, -d, -r) and free text (--roots, --title,
+            # --subtitle): nothing
         esac
         return 0
     fi
@@ -252,7 +262,16 @@ _xen_uniprof()
             # --create names the domain through its config: no DOMAIN then
             [[ $create ]] && return 0
             ((operands == 0)) || return 0
-            ((cword == 1)) && _xen_uniprof_add "$cur" convert diff
+            ((cword == 1)) && _xen_uniprof_add "$cur" convert diff top
+            local -a names=()
+            local name
+            while IFS= read -r name; do
+                names+=("$name")
+            done < <(_xen_uniprof_domains)
+            _xen_uniprof_add "$cur" "${names[@]}"
+            ;;
+        top)
+            ((operands == 0)) || return 0
             local -a names=()
             local name
             while IFS= read -r name; do

@@ -182,6 +182,41 @@ static void test_total_bounded(void **state)
     xu_profile_free(p);
 }
 
+/* Emptied between the windows of a live view: nothing left, adds allowed
+ * again (also after set_end), the same stack found again once re-added. */
+static void test_clear(void **state)
+{
+    struct xu_profile *p = xu_profile_new(2);
+    struct xu_profile_totals t;
+    uint64_t *addrs = NULL;
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 5), 0);
+    assert_int_equal(xu_profile_add(p, 1, b, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 1, a, 3, XU_WALK_COMPLETE, 1), 0);  /* full: dropped */
+    xu_profile_set_end(p, 0, XU_WALK_NOT_ROOT);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), -EPERM);
+    xu_profile_clear(p);
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(xu_profile_nr_stacks(p), 0);
+    assert_int_equal(t.samples, 0);
+    assert_int_equal(t.dropped, 0);
+    assert_int_equal(t.by_end[XU_WALK_NOT_ROOT], 0);
+    assert_int_equal(xu_profile_unique_addrs(p, &addrs), 0);
+    free(addrs);
+    assert_int_equal(xu_profile_add(p, 1, b, 3, XU_WALK_COMPLETE, 2), 0);
+    assert_int_equal(xu_profile_add(p, 1, b, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_nr_stacks(p), 2);
+    assert_int_equal(xu_profile_stack(p, 0)->count, 3);
+    assert_memory_equal(xu_profile_stack(p, 0)->pcs, b, sizeof(b));
+    xu_profile_get_totals(p, &t);
+    assert_int_equal(t.samples, 4);
+    assert_int_equal(t.dropped, 0);
+    xu_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_unique_addrs_every_value),
         cmocka_unit_test(test_rejects_bad_input),
         cmocka_unit_test(test_total_bounded),
+        cmocka_unit_test(test_clear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

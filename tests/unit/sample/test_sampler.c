@@ -361,10 +361,11 @@ static void test_gone_before_start(void **state)
 
 static volatile sig_atomic_t stop_flag;
 
-static void progress_stops(void *ctx, const struct xu_sampler_stats *st)
+static int progress_stops(void *ctx, const struct xu_sampler_stats *st)
 {
     if (st->ticks >= 50)
         stop_flag = 1;
+    return 0;
 }
 
 static void test_stop_flag(void **state)
@@ -379,6 +380,79 @@ static void test_stop_flag(void **state)
     assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
     assert_int_equal(f->st.reason, XU_STOP_SIGNAL);
     assert_int_equal(f->st.ticks, 50);
+}
+
+static int progress_asks_to_stop(void *ctx, const struct xu_sampler_stats *st)
+{
+    (void)ctx;
+    return st->ticks >= 30;
+}
+
+/* A caller that wants snapshots ends the loop from its progress callback,
+ * between ticks: the guest runs (teardown checks it) and the samples stay. */
+static void test_progress_ends_loop(void **state)
+{
+    struct fixture *f = *state;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    f->cfg.progress = progress_asks_to_stop;
+    f->cfg.progress_interval_s = 0;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.reason, XU_STOP_CALLER);
+    assert_int_equal(f->st.ticks, 30);
+    assert_int_equal(f->st.samples, 30);
+    assert_string_equal(xu_stop_reason_name(f->st.reason), "stopped by the caller");
+}
+
+/* A clock that does not wait: sleeping moves it to the deadline. */
+struct step_clock {
+    uint64_t now;
+};
+
+static uint64_t sc_now(void *ctx)
+{
+    return ((struct step_clock *)ctx)->now;
+}
+
+static void sc_sleep_until(void *ctx, uint64_t deadline)
+{
+    struct step_clock *c = ctx;
+
+    if (deadline > c->now)
+        c->now = deadline;
+}
+
+static double live_hz;
+
+/* A live view's faster: 200 Hz from the first progress call on, and a
+ * figure out of bounds (ignored) from the second. */
+static int progress_changes_rate(void *ctx, const struct xu_sampler_stats *st)
+{
+    (void)ctx;
+    live_hz = st->elapsed_s < 0.75 ? 200 : -1;
+    return 0;
+}
+
+static void test_frequency_changes_between_ticks(void **state)
+{
+    struct fixture *f = *state;
+    struct step_clock sc = { 1000000000ULL };
+    struct xu_clock clock = { .now_ns = sc_now, .sleep_until_ns = sc_sleep_until, .ctx = &sc };
+
+    push(f, 0, 0, chain_a, 3, 1);
+    live_hz = 100;
+    f->cfg.no_sleep = 0;
+    f->cfg.clock = &clock;
+    f->cfg.frequency_hz = 100;
+    f->cfg.frequency_now = &live_hz;
+    f->cfg.duration_s = 2;
+    f->cfg.progress = progress_changes_rate;
+    f->cfg.progress_interval_s = 0.5;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    /* ticks at 0, 0.01, ..., 0.5 (51), then every 5 ms from 0.505 to 1.995
+     * (299; the duration ends before a tick at 2 s) */
+    assert_int_equal(f->st.ticks, 350);
+    assert_int_equal(f->st.missed_deadlines, 0);
 }
 
 static void test_map_failures_never_leave_paused(void **state)
@@ -566,6 +640,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paused_by_other_is_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_ends_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frequency_changes_between_ticks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

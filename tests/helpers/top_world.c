@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* top_world.c - the world of a `xen-uniprof top` test (see top_world.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mkelf.h"
+#include "target/xu_pause.h"
+#include "top_world.h"
+
+#define T SIM_TEXT_BASE
+#define DOMID TOP_WORLD_DOMID
+
+static const struct mkelf_sym syms[] = {
+    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
+    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_3",   T + 0x500, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+};
+
+/* Each return address follows a call in the kernel's code, so the walks
+ * can be vouched for as complete (_start, the entry point, is the root). */
+static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
+static const struct mkelf_patch calls[] = {
+    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
+    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
+    { T + 0x280 - 5, call_rel32, 5 },
+};
+
+static int write_kernel(const char *path, unsigned int flags)
+{
+    const struct mkelf_section text = { ".text", T, 0x1000, false };
+
+    return mkelf_write_patched(path, &text, 1, calls, sizeof(calls) / sizeof(calls[0]),
+                               syms, sizeof(syms) / sizeof(syms[0]), flags);
+}
+
+static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
+static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
+static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
+
+/* The domain directory: dom0 and web1, and web1's kernel file. */
+static const char *kernel_path;
+
+static int dd_list(struct xu_domdir *d, struct xu_domain_list *out)
+{
+    (void)d;
+    out->v = calloc(2, sizeof(*out->v));
+    if (!out->v)
+        return -ENOMEM;
+    out->n = 2;
+    out->v[0].domid = 0;
+    strcpy(out->v[0].name, "Domain-0");
+    out->v[1].domid = DOMID;
+    strcpy(out->v[1].name, "web1");
+    return 0;
+}
+
+static int dd_kernel_path(struct xu_domdir *d, uint32_t domid, char **out)
+{
+    (void)d;
+    if (domid != DOMID)
+        return -ESRCH;
+    *out = strdup(kernel_path);
+    return *out ? 0 : -ENOMEM;
+}
+
+/* --create: `xl create -p` leaves the new domain with one pause reference. */
+static struct xu_sim *created_sim;
+static int creates, destroys;
+
+static int dd_create_paused(struct xu_domdir *d, const char *config, uint32_t *domid)
+{
+    (void)d;
+    (void)config;
+    creates++;
+    if (xu_sim_admin_pause(created_sim) < 0)
+        return -EIO;
+    *domid = DOMID;
+    return 0;
+}
+
+static int dd_destroy(struct xu_domdir *d, uint32_t domid)
+{
+    (void)d;
+    if (domid != DOMID)
+        return -ESRCH;
+    destroys++;
+    return 0;
+}
+
+static void dd_close(struct xu_domdir *d)
+{
+    (void)d;
+}
+
+static const struct xu_domdir_ops dd_ops = {
+    .name = "test",
+    .list = dd_list,
+    .kernel_path = dd_kernel_path,
+    .create_paused = dd_create_paused,
+    .destroy = dd_destroy,
+    .close = dd_close,
+};
+
+static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *log)
+{
+    struct xu_domdir *d = calloc(1, sizeof(*d));
+
+    (void)flags;
+    if (!d)
+        return -ENOMEM;
+    d->ops = &dd_ops;
+    d->log = log;
+    *out = d;
+    return 0;
+}
+
+/* A guardian that is not a process: the word lives here. */
+static volatile uint32_t fake_word;
+static int guardian_starts, guardian_stops;
+static uint32_t word_at_stop;
+
+static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
+                    volatile uint32_t **pause_state, struct xu_log *log)
+{
+    (void)ops;
+    (void)domid;
+    (void)log;
+    guardian_starts++;
+    fake_word = XU_PAUSE_RUNNING;
+    *pause_state = &fake_word;
+    *out = (struct xu_guardian *)&fake_word;
+    return 0;
+}
+
+static int fg_stop(struct xu_guardian *g)
+{
+    (void)g;
+    guardian_stops++;
+    word_at_stop = fake_word;
+    return 0;
+}
+
+static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    struct top_world *w = ctx;
+
+    if (getenv("XU_TEST_VERBOSE"))
+        fprintf(stderr, "log %d: %s\n", (int)level, msg);
+    if (level == XU_LOG_ERROR && w->errors++ == 0)
+        snprintf(w->first_error, sizeof(w->first_error), "%s", msg);
+    if (level == XU_LOG_WARN)
+        w->warnings++;
+}
+
+static uint64_t fc_now(void *ctx)
+{
+    return ((struct top_world *)ctx)->fake_now;
+}
+
+static void fc_sleep_until(void *ctx, uint64_t deadline)
+{
+    struct top_world *w = ctx;
+
+    if (deadline > w->fake_now)
+        w->fake_now = deadline;
+}
+
+int top_world_init(struct top_world *w, unsigned int flags)
+{
+    struct xu_vcpu_regs regs;
+    int i;
+
+    memset(w, 0, sizeof(*w));
+    strcpy(w->dir, "/tmp/xu-top-XXXXXX");
+    if (!mkdtemp(w->dir))
+        return -1;
+    snprintf(w->kernel, sizeof(w->kernel), "%s/vmlinux", w->dir);
+    kernel_path = w->kernel;
+    if (write_kernel(w->kernel, 0) < 0)
+        return -1;
+    /* function_1, function_2, function_3 in the ratio 1:3:6 */
+    if (sim_guest_init(&w->g, XU_GUEST_PV, 1, 0) < 0 ||
+        sim_guest_chain(&w->g, 0, in_f1, 4, &regs) < 0 ||
+        xu_sim_push_state(w->g.sim, 0, &regs) < 0 ||
+        sim_guest_chain(&w->g, 1, in_f2, 4, &regs) < 0)
+        return -1;
+    for (i = 0; i < 3; i++)
+        if (xu_sim_push_state(w->g.sim, 0, &regs) < 0)
+            return -1;
+    if (sim_guest_chain(&w->g, 2, in_f3, 4, &regs) < 0)
+        return -1;
+    for (i = 0; i < 6; i++)
+        if (xu_sim_push_state(w->g.sim, 0, &regs) < 0)
+            return -1;
+    /* always running (or runnable), a millisecond of CPU per tick */
+    if (xu_sim_push_vstate(w->g.sim, 0, flags & TOP_WORLD_RUNNABLE ? XU_VSTATE_RUNNABLE :
+                           XU_VSTATE_RUNNING, 1000000) < 0)
+        return -1;
+    xu_sim_register(w->g.sim, DOMID);
+    created_sim = w->g.sim;
+    creates = destroys = 0;
+    guardian_starts = guardian_stops = 0;
+    word_at_stop = 0xdead;
+
+    w->log.emit = cap_emit;
+    w->log.ctx = w;
+    w->log.min_level = XU_LOG_DEBUG;
+    w->env.log = &w->log;
+    w->env.backend = &xu_sim_ops;
+    w->env.domdir_open = dd_open;
+    w->env.guardian_start = fg_start;
+    w->env.guardian_stop = fg_stop;
+    if (flags & TOP_WORLD_FAKE_CLOCK) {
+        w->fake_now = 1000000000ULL;
+        w->clock.now_ns = fc_now;
+        w->clock.sleep_until_ns = fc_sleep_until;
+        w->clock.ctx = w;
+        w->env.clock = &w->clock;
+    }
+    return 0;
+}
+
+uint64_t top_world_pauses(struct top_world *w)
+{
+    struct xu_sim_counters c;
+
+    xu_sim_get_counters(w->g.sim, &c);
+    return c.pauses;
+}
+
+int top_world_fini(struct top_world *w, char *why, size_t len)
+{
+    struct xu_sim_counters c;
+    DIR *d;
+    struct dirent *de;
+    char p[512];
+    int rc = 0;
+
+    xu_sim_get_counters(w->g.sim, &c);
+    if (c.pause_depth != 0 || c.pauses != c.unpauses) {
+        snprintf(why, len, "the guest is left paused (%u held, %llu pauses, %llu unpauses)",
+                 (unsigned)c.pause_depth, (unsigned long long)c.pauses,
+                 (unsigned long long)c.unpauses);
+        rc = -1;
+    } else if (c.maps != c.unmaps) {
+        snprintf(why, len, "%llu frames left mapped", (unsigned long long)(c.maps - c.unmaps));
+        rc = -1;
+    } else if (guardian_starts != guardian_stops ||
+               (guardian_starts && word_at_stop != XU_PAUSE_RUNNING)) {
+        snprintf(why, len, "guardian started %d times, stopped %d, word %u", guardian_starts,
+                 guardian_stops, (unsigned)word_at_stop);
+        rc = -1;
+    }
+    xu_sim_register(NULL, 0);
+    sim_guest_fini(&w->g);
+    d = opendir(w->dir);
+    while (d && (de = readdir(d))) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            snprintf(p, sizeof(p), "%s/%s", w->dir, de->d_name);
+            unlink(p);
+        }
+    }
+    if (d)
+        closedir(d);
+    rmdir(w->dir);
+    return rc;
+}

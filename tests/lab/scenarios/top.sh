@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# xen-uniprof top, the live view, judged by tests/lab/judges/top.py:
+#   top-ratio-TYPE        `xen-uniprof top -b -n 5` on the ratio guest, found by name (no
+#                         --elf): five snapshots on stdout, exit 0, the last one showing
+#                         function_1, function_2 and function_3 at the designed 10/30/60 %
+#                         self shares within 3 points, the guest running afterwards.
+#                         Windows of 10 s at $LAB_SHARE_FREQ (about 5,000 samples each):
+#                         top's default, 1 s at 99 Hz, is 99 samples, whose shares scatter
+#                         by 5 points.  The guest's own split is measured over the last
+#                         window (TRUTH_WINDOW, from 40 s to 50 s) and reported beside it.
+#   top-sigint-ratio-TYPE `xen-uniprof top -b` with no -n, SIGINT after 4 s: exit 0, at
+#                         least one snapshot, the guest running afterwards.
+# One guest at a time, as in profiles.sh.
+for type in ${LAB_GUEST_TYPES:-pv pvh}; do
+    guest_up ratio-$type top-ratio-$type top-sigint-ratio-$type
+    TRUTH_WINDOW="40 10"
+    run top-ratio-$type \
+        xen-uniprof top -b -n 5 -d 10 -F "$LAB_SHARE_FREQ" ratio-$type
+    TRUTH_WINDOW=
+    RUN_GUEST=ratio-$type
+    run top-sigint-ratio-$type \
+        sh -c 'xen-uniprof top -b -d 1 "$0" & p=$!; sleep 4; kill -INT $p; wait $p' ratio-$type
+    RUN_GUEST=
+    guest_down ratio-$type
+done
