@@ -13,11 +13,12 @@
 # One guest at a time, as in profiles.sh.
 for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     guest_up ratio-$type top-ratio-$type top-sigint-ratio-$type
+    # the guest is the command's last word, not its second (run's default)
+    RUN_GUEST=ratio-$type
     TRUTH_WINDOW="40 10"
     run top-ratio-$type \
         xen-uniprof top -b -n 5 -d 10 -F "$LAB_SHARE_FREQ" ratio-$type
     TRUTH_WINDOW=
-    RUN_GUEST=ratio-$type
     run top-sigint-ratio-$type \
         sh -c 'xen-uniprof top -b -d 1 "$0" & p=$!; sleep 4; kill -INT $p; wait $p' ratio-$type
     RUN_GUEST=
