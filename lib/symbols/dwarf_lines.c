@@ -94,7 +94,9 @@ static int build_ranges(struct xu_dwarf_lines *dl)
     }
     if (rc == -E2BIG)
         rc = 0;
-    qsort(dl->ranges, dl->nr_ranges, sizeof(*dl->ranges), cmp_range);
+    /* no unit with ranges leaves the table NULL, which qsort may not be given */
+    if (dl->nr_ranges > 1)
+        qsort(dl->ranges, dl->nr_ranges, sizeof(*dl->ranges), cmp_range);
     return rc;
 }
 
