@@ -91,7 +91,7 @@ def judge_inline(d, sid, m):
     if reasons is None:
         return r
 
-    stacks = parse_folded(convert_view(d, sid, "inline", reasons, ".out"))
+    stacks = parse_folded(convert_view(d, sid, "inline", reasons, ".out"), inlined=True)
     total = sum(c for _, c in stacks)
     r["samples"] = total
     if total < MIN_SAMPLES:
@@ -124,7 +124,7 @@ def judge_inline(d, sid, m):
     r["shares"] = shares
     r["worst_share_deviation_pp"] = round(worst, 2)
 
-    noinline = parse_folded(convert_view(d, sid, "noinline", reasons, ".out"))
+    noinline = parse_folded(convert_view(d, sid, "noinline", reasons, ".out"), inlined=True)
     if noinline:
         r["noinline_main_leaf_pct"] = round(pct(sum(c for f, c in noinline if f[-1] == "main"),
                                                 sum(c for _, c in noinline)), 2)
@@ -136,7 +136,7 @@ def judge_inline(d, sid, m):
 
     lines = convert_view(d, sid, "lines", reasons, ".out")
     if lines is not None:
-        check_lines(parse_folded(lines), r, reasons, "lines")
+        check_lines(parse_folded(lines, inlined=True), r, reasons, "lines")
 
     sp = convert_view(d, sid, "speedscope", reasons, ".out")
     if sp is not None:
@@ -162,7 +162,7 @@ def judge_inline_record(d, sid, m):
     r, reasons = start(d, sid, m)
     if reasons is None:
         return r
-    stacks = parse_folded(read_id(d, sid, ".folded"))
+    stacks = parse_folded(read_id(d, sid, ".folded"), inlined=True)
     total = sum(c for _, c in stacks)
     r["samples"] = total
     if total < MIN_RECORD_SAMPLES:
