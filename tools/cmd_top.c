@@ -107,36 +107,6 @@ static int usage_error(const char *fmt, ...)
     return XU_EXIT_USAGE;
 }
 
-static int parse_double(const char *s, double min, double max, double *out)
-{
-    char *end;
-    double v;
-
-    if (!*s)
-        return -1;
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || *end || !isfinite(v) || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-    char *end;
-    unsigned long v;
-
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0 to run, -1 for --help (printed), or an exit status. */
 static int parse(struct top_cli *o, int argc, char **argv)
 {
@@ -157,17 +127,17 @@ static int parse(struct top_cli *o, int argc, char **argv)
             o->batch = true;
             break;
         case 'n':
-            if (parse_ulong(optarg, 1, 1000000000UL, &u) < 0)
+            if (xu_parse_ulong(optarg, 1, 1000000000UL, &u) < 0)
                 return usage_error("-n/--iterations: '%s' is not a whole number from 1", optarg);
             o->top.iterations = u;
             break;
         case 'd':
-            if (parse_double(optarg, 0.1, 3600, &o->top.interval_s) < 0)
+            if (xu_parse_double(optarg, 0.1, 3600, &o->top.interval_s) < 0)
                 return usage_error("-d/--delay: '%s' is not a number of seconds from 0.1 to "
                                    "3600", optarg);
             break;
         case 'F':
-            if (parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->top.record.frequency) < 0)
+            if (xu_parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->top.record.frequency) < 0)
                 return usage_error("-F/--frequency: '%s' is not a frequency in Hz (0.001 to "
                                    "%.0f)", optarg, XU_MAX_FREQUENCY);
             break;
@@ -180,7 +150,7 @@ static int parse(struct top_cli *o, int argc, char **argv)
                 return usage_error("-s/--sort: '%s' is not self or total", optarg);
             break;
         case 'r':
-            if (parse_ulong(optarg, 1, 1000000UL, &u) < 0)
+            if (xu_parse_ulong(optarg, 1, 1000000UL, &u) < 0)
                 return usage_error("-r/--rows: '%s' is not a whole number from 1", optarg);
             o->rows = u;
             break;
@@ -193,7 +163,7 @@ static int parse(struct top_cli *o, int argc, char **argv)
             o->top.record.backend = optarg;
             break;
         case OPT_MAX_DEPTH:
-            if (parse_ulong(optarg, 1, XU_MAX_DEPTH_LIMIT, &u) < 0)
+            if (xu_parse_ulong(optarg, 1, XU_MAX_DEPTH_LIMIT, &u) < 0)
                 return usage_error("--max-depth: '%s' is not a whole number from 1 to %d",
                                    optarg, XU_MAX_DEPTH_LIMIT);
             o->top.record.max_depth = (unsigned int)u;

@@ -116,8 +116,7 @@ static enum xu_parse_result fail(char *err, size_t errlen, const char *fmt, ...)
     return XU_PARSE_ERROR;
 }
 
-/* A finite number, the whole argument, within [min, max]. */
-static int parse_double(const char *s, double min, double max, double *out)
+int xu_parse_double(const char *s, double min, double max, double *out)
 {
     char *end;
     double v;
@@ -132,7 +131,7 @@ static int parse_double(const char *s, double min, double max, double *out)
     return 0;
 }
 
-static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+int xu_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
     char *end;
     unsigned long v;
@@ -184,17 +183,17 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
         }
         switch (c) {
         case 'F':
-            if (parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
+            if (xu_parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
                 return fail(err, errlen, "%s: '%s' is not a frequency in Hz (0.001 to %.0f)",
                             opt_name(c, name, sizeof(name)), optarg, XU_MAX_FREQUENCY);
             break;
         case OPT_JITTER:
-            if (parse_double(optarg, 0, XU_SAMPLER_MAX_JITTER, &o->jitter) < 0)
+            if (xu_parse_double(optarg, 0, XU_SAMPLER_MAX_JITTER, &o->jitter) < 0)
                 return fail(err, errlen, "--jitter: '%s' is not a fraction of a period "
                             "(0 to %.1f)", optarg, XU_SAMPLER_MAX_JITTER);
             break;
         case 'T':
-            if (parse_double(optarg, 0, 1e9, &o->duration) < 0 || o->duration == 0)
+            if (xu_parse_double(optarg, 0, 1e9, &o->duration) < 0 || o->duration == 0)
                 return fail(err, errlen, "%s: '%s' is not a positive number of seconds",
                             opt_name(c, name, sizeof(name)), optarg);
             break;
@@ -215,13 +214,13 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             o->backend = optarg;
             break;
         case OPT_MAX_DEPTH:
-            if (parse_uint(optarg, 1, XU_MAX_DEPTH_LIMIT, &u) < 0)
+            if (xu_parse_ulong(optarg, 1, XU_MAX_DEPTH_LIMIT, &u) < 0)
                 return fail(err, errlen, "--max-depth: '%s' is not a whole number from 1 to %d",
                             optarg, XU_MAX_DEPTH_LIMIT);
             o->max_depth = (unsigned int)u;
             break;
         case OPT_SAMPLES:
-            if (parse_uint(optarg, 1, 4000000000UL, &u) < 0)
+            if (xu_parse_ulong(optarg, 1, 4000000000UL, &u) < 0)
                 return fail(err, errlen, "--samples: '%s' is not a whole number from 1 to "
                             "4000000000", optarg);
             o->samples = u;

@@ -54,4 +54,9 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
 /* The usage text, for -h and after usage errors. */
 const char *xu_options_usage(void);
 
+/* A finite number, the whole argument, within [min, max]: 0, else -1. */
+int xu_parse_double(const char *s, double min, double max, double *out);
+/* A decimal integer, the whole argument, within [min, max]: 0, else -1. */
+int xu_parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
 #endif
