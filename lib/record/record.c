@@ -87,14 +87,28 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
     return rc < 0 ? result_for_domdir_error(rc) : XU_RECORD_OK;
 }
 
-/* Loud, because every symbol in the profile would be wrong. */
-static void check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
-                              struct xu_pause *pause, struct xu_log *log)
+/*
+ * Is the symbol ELF the kernel the guest runs?  A mismatch is loud, because
+ * every symbol in the profile would be wrong.  provisional: the answer may
+ * not be final yet (an HVM guest's firmware loads its kernel after the
+ * domain starts; until then the ELF's addresses hold the firmware or
+ * nothing), so anything but a match is only noted, for a second look once
+ * sampling is over.  Returns the verdict (unknown when the check failed).
+ */
+static enum xu_elf_verdict check_elf_matches(const char *path, struct xu_target *t,
+                                             struct xu_mem *m, struct xu_pause *pause,
+                                             bool provisional, struct xu_log *log)
 {
     struct xu_elf_match match;
 
     if (xu_elf_match_guest(path, t, m, pause, log, &match) < 0)
-        return;
+        return XU_ELF_UNKNOWN;
+    if (provisional && match.verdict != XU_ELF_MATCH) {
+        xu_info(log, "%s is not in domain %" PRIu32 "'s memory yet (%s: an HVM guest's "
+                "firmware loads its kernel after it starts); checking again after sampling",
+                path, t->domid, xu_elf_verdict_name(match.verdict));
+        return match.verdict;
+    }
     switch (match.verdict) {
     case XU_ELF_MISMATCH:
         xu_warn(log, "**************************************************************");
@@ -114,6 +128,7 @@ static void check_elf_matches(const char *path, struct xu_target *t, struct xu_m
                 "where the ELF says)", path);
         break;
     }
+    return match.verdict;
 }
 
 /* The real guardian, when the environment brings none. */
@@ -243,6 +258,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     long nr_addrs;
     enum xu_record_result ec;
     int rc, target_open = 0, created = 0, created_paused = 0;
+    bool recheck_elf = false;       /* the first ELF check could not be final */
 
     xu_elf_choice_init(&elf);
     memset(&st, 0, sizeof(st));
@@ -333,8 +349,9 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         ec = XU_RECORD_FAILURE;
         goto out;
     }
-    if (elf.path)
-        check_elf_matches(elf.path, &target, mem, pause, log);
+    if (elf.path && check_elf_matches(elf.path, &target, mem, pause,
+                                      info.type == XU_GUEST_HVM, log) != XU_ELF_MATCH)
+        recheck_elf = info.type == XU_GUEST_HVM;
     if (xu_pause_stuck(pause)) {
         /* The check's unpause failed for good, and said so with the fix. */
         ec = XU_RECORD_FAILURE;
@@ -421,6 +438,12 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (env->stop && *env->stop)
         xu_info(log, "stopped by signal %d", (int)*env->stop);
+    if (recheck_elf && rc >= 0 && st.reason != XU_STOP_DOMAIN_GONE &&
+        st.reason != XU_STOP_DOMAIN_SHUTDOWN) {
+        check_elf_matches(elf.path, &target, mem, pause, false, log);
+        if (xu_pause_stuck(pause))
+            ec = XU_RECORD_FAILURE;     /* said where it failed, with the fix */
+    }
 
     /* The guest runs on its own again: release everything Xen-side. */
     xu_pause_free(pause);

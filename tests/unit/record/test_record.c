@@ -66,11 +66,13 @@ struct capture {
     struct xu_log log;
     unsigned int errors, warnings;
     char first_error[1024];
+    char text[8192];            /* every message, one a line, cut when full */
 };
 
 static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
 {
     struct capture *c = ctx;
+    size_t n;
 
     if (getenv("XU_TEST_VERBOSE"))
         fprintf(stderr, "log %d: %s\n", (int)level, msg);
@@ -78,6 +80,8 @@ static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
         snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
     if (level == XU_LOG_WARN)
         c->warnings++;
+    n = strlen(c->text);
+    snprintf(c->text + n, sizeof(c->text) - n, "%s\n", msg);
 }
 
 /* A clock that does not wait: sleeping moves it to the deadline. */
@@ -214,7 +218,7 @@ static void path_in(struct fixture *f, char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", f->dir, name);
 }
 
-static int setup(void **state)
+static int setup_guest(void **state, enum xu_guest_type type)
 {
     static struct fixture f;
     struct xu_vcpu_regs regs;
@@ -229,7 +233,7 @@ static int setup(void **state)
     path_in(&f, f.stats, sizeof(f.stats), "stats.json");
 
     /* function_1, function_2, function_3 in the ratio 1:3:6 */
-    assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PV, 1, 0), 0);
+    assert_int_equal(sim_guest_init(&f.g, type, 1, 0), 0);
     assert_int_equal(sim_guest_chain(&f.g, 0, in_f1, 4, &regs), 0);
     assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
     assert_int_equal(sim_guest_chain(&f.g, 1, in_f2, 4, &regs), 0);
@@ -270,6 +274,16 @@ static int setup(void **state)
     f.job.stats = f.stats;
     *state = &f;
     return 0;
+}
+
+static int setup(void **state)
+{
+    return setup_guest(state, XU_GUEST_PV);
+}
+
+static int setup_hvm(void **state)
+{
+    return setup_guest(state, XU_GUEST_HVM);
 }
 
 static int teardown(void **state)
@@ -657,6 +671,107 @@ static void test_create_then_attach_fails(void **state)
     assert_int_equal(f->cap.warnings, 1);
 }
 
+/* ---- is the ELF the running kernel? ---- */
+
+#define TEXT_LEN 0x1000
+
+/* What lies at the ELF's text before the kernel is there: an HVM guest's
+ * firmware (hvmloader sits where such kernels link), here bytes the
+ * kernel's code does not hold. */
+static void put_firmware(struct fixture *f)
+{
+    uint8_t fw[TEXT_LEN];
+    size_t i;
+
+    for (i = 0; i < sizeof(fw); i++)
+        fw[i] = (uint8_t)(i * 7 + 1);
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, T, TEXT_LEN), 0);
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, T, fw, sizeof(fw)), 0);
+}
+
+/* The firmware loads the kernel: the ELF's own text, between two ticks,
+ * with the guest running. */
+static void load_kernel(void *ctx, const struct xu_sampler_stats *st)
+{
+    struct fixture *f = ctx;
+    uint8_t text[TEXT_LEN];
+    size_t i;
+
+    (void)st;
+    memset(text, 0xcc, sizeof(text));       /* int3, as mkelf fills text */
+    for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+        memcpy(text + (calls[i].addr - T), calls[i].bytes, calls[i].len);
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, T, text, sizeof(text)), 0);
+}
+
+static void test_hvm_kernel_loaded_after_creation(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    /* xen-uniprof --create web1.cfg --destroy: the firmware still occupies
+     * the kernel's addresses when the first check runs, and the kernel is
+     * there by the end: no warning, the second check says it matches */
+    put_firmware(f);
+    f->job.domain = NULL;
+    f->job.create = "web1.cfg";
+    f->job.destroy = true;
+    f->job.stats = NULL;
+    f->env.progress = load_kernel;
+    f->env.progress_interval_s = 0.02;
+    f->env.ui_ctx = f;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 0);
+    assert_non_null(strstr(f->cap.text, "checking again after sampling"));
+    assert_non_null(strstr(f->cap.text, "matches the running kernel"));
+    /* the second check took one pause of its own, and gave it back */
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 0);
+    assert_int_equal(c.pauses, 11);
+    assert_int_equal(c.unpauses, 12);
+    assert_string_equal(slurp(f->out), folded_expected);
+}
+
+static void test_hvm_wrong_kernel_warns_after_sampling(void **state)
+{
+    struct fixture *f = *state;
+
+    /* what the first check saw is still there at the end: a wrong ELF */
+    put_firmware(f);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 3);
+    assert_non_null(strstr(f->cap.text, "checking again after sampling"));
+    assert_non_null(strstr(f->cap.text, "does NOT match the kernel running in domain 5"));
+    assert_string_equal(slurp(f->out), folded_expected);
+}
+
+static void test_pv_wrong_kernel_warns_at_once(void **state)
+{
+    struct fixture *f = *state;
+
+    /* a PV kernel is in place before the domain first runs: the first
+     * answer is final */
+    put_firmware(f);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.warnings, 3);
+    assert_null(strstr(f->cap.text, "checking again"));
+    assert_non_null(strstr(f->cap.text, "does NOT match the kernel running in domain 5"));
+}
+
+static void test_hvm_domain_ends_before_the_second_check(void **state)
+{
+    struct fixture *f = *state;
+
+    /* nothing to look at once the domain is gone: no second check, and no
+     * warning made from the firmware's bytes */
+    put_firmware(f);
+    xu_sim_end_after(f->g.sim, 5, 1);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_DOMAIN_ENDED);
+    assert_null(strstr(f->cap.text, "does NOT match"));
+}
+
 static void test_unknown_format_is_usage(void **state)
 {
     struct fixture *f = *state;
@@ -686,6 +801,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hvm_kernel_loaded_after_creation, setup_hvm,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_hvm_wrong_kernel_warns_after_sampling, setup_hvm,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_pv_wrong_kernel_warns_at_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hvm_domain_ends_before_the_second_check,
+                                        setup_hvm, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
