@@ -19,6 +19,8 @@
 #include <cmocka.h>
 #ifdef HAVE_ZLIB
 #include <zlib.h>
+
+#include "pb_reader.h"
 #endif
 
 #include "mkelf.h"
@@ -68,70 +70,7 @@ static void test_speedscope_exact(void **state)
 
 #ifdef HAVE_ZLIB
 
-/* ------------------------------------------------ a little protobuf reader */
-
-struct msg {
-    const uint8_t *p, *end;
-};
-
-static uint64_t varint(struct msg *m)
-{
-    uint64_t v = 0;
-    unsigned int shift = 0;
-
-    for (;;) {
-        uint8_t c;
-
-        assert_true(m->p < m->end && shift < 64);
-        c = *m->p++;
-        v |= (uint64_t)(c & 0x7f) << shift;
-        shift += 7;
-        if (!(c & 0x80))
-            return v;
-    }
-}
-
-/* Next field: its number, and either *v (varint) or *sub (length-delimited). */
-static unsigned int next_field(struct msg *m, uint64_t *v, struct msg *sub)
-{
-    uint64_t key = varint(m), len;
-
-    switch (key & 7) {
-    case 0:
-        *v = varint(m);
-        sub->p = sub->end = NULL;
-        break;
-    case 2:
-        len = varint(m);
-        assert_true(len <= (uint64_t)(m->end - m->p));
-        sub->p = m->p;
-        sub->end = m->p + len;
-        m->p += len;
-        break;
-    default:
-        fail_msg("wire type %u", (unsigned int)(key & 7));
-    }
-    return (unsigned int)(key >> 3);
-}
-
-static uint8_t *gunzip(const char *gz, size_t gzlen, size_t *outlen)
-{
-    size_t cap = 1 << 20;
-    uint8_t *out = malloc(cap);
-    z_stream z;
-
-    assert_non_null(out);
-    memset(&z, 0, sizeof(z));
-    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-    z.next_in = (Bytef *)gz;
-    z.avail_in = (uInt)gzlen;
-    z.next_out = out;
-    z.avail_out = (uInt)cap;
-    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-    *outlen = z.total_out;
-    inflateEnd(&z);
-    return out;
-}
+/* ------------------------------------------------ pprof, decoded */
 
 struct decoded {
     char *strings[64];
@@ -153,16 +92,16 @@ struct decoded {
 
 static void decode(const uint8_t *buf, size_t len, struct decoded *d)
 {
-    struct msg m = { buf, buf + len }, sub, s2, s3;
+    struct pb_msg m = { buf, buf + len }, sub, s2, s3;
     uint64_t v, id;
     unsigned int f;
 
     memset(d, 0, sizeof(*d));
     while (m.p < m.end) {
-        switch (next_field(&m, &v, &sub)) {
+        switch (pb_next_field(&m, &v, &sub)) {
         case 1:         /* sample_type */
             while (sub.p < sub.end) {
-                f = next_field(&sub, &v, &s2);
+                f = pb_next_field(&sub, &v, &s2);
                 if (f == 1)
                     d->sample_type = v;
                 else if (f == 2)
@@ -177,24 +116,24 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
 
             assert_true(i < 8);
             while (sub.p < sub.end) {
-                f = next_field(&sub, &v, &s2);
+                f = pb_next_field(&sub, &v, &s2);
                 if (f == 1) {
                     while (s2.p < s2.end)
-                        d->sample_locs[i][d->sample_nlocs[i]++] = varint(&s2);
+                        d->sample_locs[i][d->sample_nlocs[i]++] = pb_varint(&s2);
                 } else if (f == 2) {
                     /* the first value, and all of them */
-                    d->sample_value[i] = varint(&s2);
+                    d->sample_value[i] = pb_varint(&s2);
                     d->sample_values[i][d->sample_nvalues[i]++] = d->sample_value[i];
                     while (s2.p < s2.end) {
                         assert_true(d->sample_nvalues[i] < 4);
-                        d->sample_values[i][d->sample_nvalues[i]++] = varint(&s2);
+                        d->sample_values[i][d->sample_nvalues[i]++] = pb_varint(&s2);
                     }
                 } else if (f == 3) {
                     size_t l = d->sample_nlabels[i]++;
 
                     assert_true(l < 4);
                     while (s2.p < s2.end) {
-                        unsigned int g = next_field(&s2, &v, &s3);
+                        unsigned int g = pb_next_field(&s2, &v, &s3);
 
                         if (g == 1)
                             d->sample_label_key[i][l] = v;
@@ -213,7 +152,7 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
         case 3:         /* mapping */
             d->nr_mappings++;
             while (sub.p < sub.end) {
-                f = next_field(&sub, &v, &s2);
+                f = pb_next_field(&sub, &v, &s2);
                 if (f == 2) d->map_start = v;
                 if (f == 3) d->map_limit = v;
                 if (f == 5) d->map_file = v;
@@ -227,13 +166,13 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 uint64_t addr = 0, func = 0, mapping = 0;
 
                 while (sub.p < sub.end) {
-                    f = next_field(&sub, &v, &s2);
+                    f = pb_next_field(&sub, &v, &s2);
                     if (f == 1) id = v;
                     if (f == 2) mapping = v;
                     if (f == 3) addr = v;
                     if (f == 4) {
                         while (s2.p < s2.end)
-                            if (next_field(&s2, &v, &s3) == 1)
+                            if (pb_next_field(&s2, &v, &s3) == 1)
                                 func = v;
                     }
                 }
@@ -250,7 +189,7 @@ static void decode(const uint8_t *buf, size_t len, struct decoded *d)
                 uint64_t name = 0, system_name = 0;
 
                 while (sub.p < sub.end) {
-                    f = next_field(&sub, &v, &s2);
+                    f = pb_next_field(&sub, &v, &s2);
                     if (f == 1) id = v;
                     if (f == 2) name = v;
                     if (f == 3) system_name = v;
@@ -294,7 +233,7 @@ static void pprof_decode(const struct xu_output_ctx *ctx, struct decoded *d)
 {
     size_t gzlen, rawlen;
     char *gz = output_text(&xu_output_pprof, ctx, &gzlen);
-    uint8_t *raw = gunzip(gz, gzlen, &rawlen);
+    uint8_t *raw = pb_gunzip(gz, gzlen, &rawlen);
 
     decode(raw, rawlen, d);
     free(raw);
@@ -350,7 +289,7 @@ static void test_pprof_decoded(void **state)
 
     gz = output_text(&xu_output_pprof, &ctx, &gzlen);
     assert_true(gzlen > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b);
-    raw = gunzip(gz, gzlen, &rawlen);
+    raw = pb_gunzip(gz, gzlen, &rawlen);
     decode(raw, rawlen, &d);
 
     assert_string_equal(str(&d, 0), "");

@@ -32,6 +32,8 @@
 #include <libelf.h>
 #ifdef HAVE_ZLIB
 #include <zlib.h>
+
+#include "pb_reader.h"
 #endif
 
 #include "inline_fixture.h"
@@ -375,45 +377,7 @@ static void test_svg_and_report(void **state)
 
 #ifdef HAVE_ZLIB
 
-/* ------------------------------------------------ a little protobuf reader */
-
-struct msg {
-    const uint8_t *p, *end;
-};
-
-static uint64_t varint(struct msg *m)
-{
-    uint64_t v = 0;
-    unsigned int shift = 0;
-
-    for (;;) {
-        uint8_t c;
-
-        assert_true(m->p < m->end && shift < 64);
-        c = *m->p++;
-        v |= (uint64_t)(c & 0x7f) << shift;
-        shift += 7;
-        if (!(c & 0x80))
-            return v;
-    }
-}
-
-static unsigned int next_field(struct msg *m, uint64_t *v, struct msg *sub)
-{
-    uint64_t key = varint(m), len;
-
-    if ((key & 7) == 0) {
-        *v = varint(m);
-    } else {
-        assert_int_equal(key & 7, 2);
-        len = varint(m);
-        assert_true(len <= (uint64_t)(m->end - m->p));
-        sub->p = m->p;
-        sub->end = m->p + len;
-        m->p += len;
-    }
-    return (unsigned int)(key >> 3);
-}
+/* ------------------------------------------------ pprof, decoded */
 
 #define MAX_PB 32
 
@@ -426,33 +390,21 @@ struct pprof_view {
 
 static void pprof_read(const char *gz, size_t gzlen, struct pprof_view *d)
 {
-    size_t cap = 1 << 20;
-    uint8_t *raw = malloc(cap);
-    struct msg m, sub, s2, s3;
-    z_stream z;
+    size_t rawlen;
+    uint8_t *raw = pb_gunzip(gz, gzlen, &rawlen);
+    struct pb_msg m = { raw, raw + rawlen }, sub, s2, s3;
     uint64_t v, id;
 
     memset(d, 0, sizeof(*d));
-    memset(&z, 0, sizeof(z));
-    assert_non_null(raw);
-    assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-    z.next_in = (Bytef *)gz;
-    z.avail_in = (uInt)gzlen;
-    z.next_out = raw;
-    z.avail_out = (uInt)cap;
-    assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-    m.p = raw;
-    m.end = raw + z.total_out;
-    inflateEnd(&z);
     while (m.p < m.end) {
-        unsigned int f = next_field(&m, &v, &sub);
+        unsigned int f = pb_next_field(&m, &v, &sub);
 
         if (f == 4) {           /* location */
             uint64_t addr = 0, funcs[8], lines[8], n = 0;
 
             id = 0;
             while (sub.p < sub.end) {
-                unsigned int g = next_field(&sub, &v, &s2);
+                unsigned int g = pb_next_field(&sub, &v, &s2);
 
                 if (g == 1)
                     id = v;
@@ -462,7 +414,7 @@ static void pprof_read(const char *gz, size_t gzlen, struct pprof_view *d)
                     assert_true(n < 8);
                     funcs[n] = lines[n] = 0;
                     while (s2.p < s2.end) {
-                        unsigned int h = next_field(&s2, &v, &s3);
+                        unsigned int h = pb_next_field(&s2, &v, &s3);
 
                         if (h == 1)
                             funcs[n] = v;
@@ -482,7 +434,7 @@ static void pprof_read(const char *gz, size_t gzlen, struct pprof_view *d)
 
             id = 0;
             while (sub.p < sub.end) {
-                unsigned int g = next_field(&sub, &v, &s2);
+                unsigned int g = pb_next_field(&sub, &v, &s2);
 
                 if (g == 1)
                     id = v;
