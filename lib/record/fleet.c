@@ -306,8 +306,12 @@ static void stop_all(struct fleet *f)
     double deadline = now_s() + XU_FLEET_STOP_WAIT_S;
     size_t i;
 
-    for (i = 0; i < f->n; i++)
+    /* What they would still say is not wanted, and a child blocked on a
+     * full pipe must not wait for a reader: closed first. */
+    for (i = 0; i < f->n; i++) {
         kill(f->m[i].pid, SIGTERM);
+        close_pipe(&f->m[i]);
+    }
     while (f->n) {
         int ws = wait_bounded(f->m[f->n - 1].pid, deadline);
 

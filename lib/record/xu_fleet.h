@@ -65,8 +65,8 @@ struct xu_fleet_ops {
      * fleet.  May be NULL. */
     int (*data)(void *ctx, struct xu_fleet_member *m, const char *buf, size_t n);
     /* Parent: m's child exited with status (128 + N: killed by signal N),
-     * on its own or, with stopped, because the fleet was stopping.  Its
-     * pipe has been read to the end.  m->data is the caller's to free.
+     * on its own (its pipe read to the end first) or, with stopped,
+     * because the fleet was stopping (its pipe closed unread).  m->data is the caller's to free.
      * Required. */
     void (*ended)(void *ctx, struct xu_fleet_member *m, int status, bool stopped);
     /* Parent: every poll_s.  Non-zero: stop.  May be NULL. */

@@ -133,6 +133,11 @@ static int by_domid(const void *x, const void *y)
     return a->domid < b->domid ? -1 : a->domid > b->domid;
 }
 
+static bool done(const struct all *a)
+{
+    return a->cfg->top.iterations && a->index >= a->cfg->top.iterations;
+}
+
 /* The snapshot of the members' fresh windows; non-zero: stop. */
 static int show(struct all *a)
 {
@@ -141,6 +146,10 @@ static int show(struct all *a)
     struct xu_top_all_snapshot s;
     size_t i, j, n = 0, cap = 0;
     int rc = 0;
+
+    /* the windows still in the pipes once the count is reached */
+    if (done(a))
+        return 1;
 
     memset(&s, 0, sizeof(s));
     for (i = 0; i < a->n; i++) {
@@ -184,7 +193,7 @@ static int show(struct all *a)
     for (i = 0; i < a->n; i++)
         a->members[i]->fresh = false;
     a->last_show_s = now_s();
-    return rc || (a->cfg->top.iterations && a->index >= a->cfg->top.iterations);
+    return rc || done(a);
 }
 
 static void on_started(void *ctx, struct xu_fleet_member *m)
