@@ -243,16 +243,30 @@ struct batch {
     bool failed;                /* stdout could not be written */
 };
 
+/* After a snapshot was printed: stop once stdout failed. */
+static int batch_written(struct batch *b)
+{
+    if (ferror(b->out))
+        b->failed = true;
+    return b->failed;
+}
+
+/* The exit status of a batch run that ended with r. */
+static int batch_status(const struct batch *b, enum xu_record_result r, struct xu_log *log)
+{
+    if (b->failed || fflush(b->out) != 0) {
+        xu_error(log, "cannot write the snapshots to stdout");
+        return XU_EXIT_FAILURE;
+    }
+    return xu_record_exit_status(r);
+}
+
 static int batch_show(void *ctx, const struct xu_top_snapshot *s)
 {
     struct batch *b = ctx;
 
     xu_top_print_batch(b->out, s, b->rows);
-    if (ferror(b->out)) {
-        b->failed = true;
-        return 1;
-    }
-    return 0;
+    return batch_written(b);
 }
 
 static int batch_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
@@ -271,11 +285,7 @@ static int batch_all_show(void *ctx, const struct xu_top_all_snapshot *s)
     struct batch *b = ctx;
 
     xu_top_all_print_batch(b->out, s, b->rows);
-    if (ferror(b->out)) {
-        b->failed = true;
-        return 1;
-    }
-    return 0;
+    return batch_written(b);
 }
 
 /* One line on stderr per domain that left; the others go on. */
@@ -301,13 +311,8 @@ static int run_all(struct top_cli *o, struct xu_record_env *env, struct xu_log *
         .ended = batch_all_ended,
         .ctx = &batch,
     };
-    enum xu_record_result r = xu_top_all_run(&cfg, env, &view);
 
-    if (batch.failed || fflush(stdout) != 0) {
-        xu_error(log, "cannot write the snapshots to stdout");
-        return XU_EXIT_FAILURE;
-    }
-    return xu_record_exit_status(r);
+    return batch_status(&batch, xu_top_all_run(&cfg, env, &view), log);
 }
 
 int xu_cmd_top(int argc, char **argv)
@@ -317,7 +322,6 @@ int xu_cmd_top(int argc, char **argv)
     struct xu_record_env env = { 0 };
     struct batch batch = { 0 };
     struct xu_top_view view = { 0 };
-    enum xu_record_result r;
     int rc = parse(&o, argc, argv);
 
     if (rc)
@@ -337,10 +341,5 @@ int xu_cmd_top(int argc, char **argv)
     view.poll = batch_poll;
     view.poll_s = 0.1;
     view.ctx = &batch;
-    r = xu_top_run(&o.top, &env, &view);
-    if (batch.failed || fflush(stdout) != 0) {
-        xu_error(&log, "cannot write the snapshots to stdout");
-        return XU_EXIT_FAILURE;
-    }
-    return xu_record_exit_status(r);
+    return batch_status(&batch, xu_top_run(&o.top, &env, &view), &log);
 }
