@@ -149,6 +149,7 @@ int xu_record_all(const struct xu_options *o, struct xu_log *log, volatile sig_a
         .stop = stop,
         .follow = false,        /* the guests of the start: a fixed set of files */
         .poll_s = 0.2,
+        .stop_wait_s = 0,       /* each writes its file, however long it takes */
         .ops = &ops,
         .ctx = &r,
     };

@@ -282,12 +282,14 @@ static void reap(struct fleet *f)
     }
 }
 
-/* Wait for pid until the deadline, then kill it: 0 and its wait status. */
+/* Wait for pid until the deadline (0: none), then kill it: its wait status. */
 static int wait_bounded(pid_t pid, double deadline)
 {
     struct timespec nap = { 0, 10 * 1000 * 1000 };
     int ws = 0;
 
+    if (!deadline)
+        return waitpid(pid, &ws, 0) == pid ? ws : 0;
     while (waitpid(pid, &ws, WNOHANG) == 0) {
         if (now_s() >= deadline) {
             kill(pid, SIGKILL);
@@ -303,7 +305,7 @@ static int wait_bounded(pid_t pid, double deadline)
 /* Stop every child: each stops after its current tick, unpauses, exits. */
 static void stop_all(struct fleet *f)
 {
-    double deadline = now_s() + XU_FLEET_STOP_WAIT_S;
+    double deadline = f->cfg->stop_wait_s > 0 ? now_s() + f->cfg->stop_wait_s : 0;
     size_t i;
 
     /* What they would still say is not wanted, and a child blocked on a

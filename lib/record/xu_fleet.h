@@ -39,9 +39,6 @@
 /* Domains sampled at once: each is a process, two with its guardian, and
  * a sampling loop at the requested rate on a dom0 of a few vCPUs. */
 #define XU_FLEET_MAX 64
-/* A stopping child is waited for this long before SIGKILL (its guardian
- * then unpauses its guest). */
-#define XU_FLEET_STOP_WAIT_S 10
 
 struct xu_fleet_member {
     struct xu_domain_entry dom;
@@ -81,6 +78,10 @@ struct xu_fleet_config {
     bool pipes;                         /* a pipe from each child */
     bool follow;                        /* pick up new domains while running */
     double poll_s;                      /* > 0: the domain list and tick period */
+    /* A stopping child is waited for this long, then killed (its guardian
+     * unpauses its guest); 0: as long as it takes (a recording writing its
+     * file). */
+    double stop_wait_s;
     const struct xu_fleet_ops *ops;
     void *ctx;
 };

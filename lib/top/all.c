@@ -316,6 +316,7 @@ enum xu_record_result xu_top_all_run(const struct xu_top_all_config *cfg,
     fc.pipes = true;
     fc.follow = true;
     fc.poll_s = cfg->top.interval_s / 2;
+    fc.stop_wait_s = XU_TOP_ALL_STOP_WAIT_S;
     fc.ops = &ops;
     fc.ctx = &a;
     rc = xu_fleet_run(&fc);

@@ -36,6 +36,9 @@
 #include "top/xu_top_wire.h"
 
 #define XU_TOP_ALL_LATE 1.5
+/* A domain's process that has not ended this long after being asked is
+ * killed (its guardian unpauses the guest). */
+#define XU_TOP_ALL_STOP_WAIT_S 10.0
 
 /* One domain of a snapshot. */
 struct xu_top_all_domain {
