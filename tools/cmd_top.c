@@ -67,7 +67,7 @@ static const char top_usage[] =
     "by self and total share of the last interval's samples.  Full screen on a\n"
     "terminal (" XU_TOP_SCREEN_NOTE "), plain text snapshots on stdout with -b\n"
     "or when stdout is not a terminal.  With --all, every running guest, each\n"
-    "function shown as DOMAIN:FUNCTION (plain text snapshots).\n"
+    "function shown as DOMAIN:FUNCTION.\n"
     "\n"
     "Options:\n"
     "      --all              every running guest but dom0, new ones as they come\n"
@@ -312,6 +312,8 @@ static int run_all(struct top_cli *o, struct xu_record_env *env, struct xu_log *
         .ctx = &batch,
     };
 
+    if (!o->batch && xu_top_screen_usable())
+        return xu_record_exit_status(xu_top_screen_run_all(&cfg, env, log));
     return batch_status(&batch, xu_top_all_run(&cfg, env, &view), log);
 }
 

@@ -342,10 +342,16 @@ static void wait_for_events(struct fleet *f, double timeout_s)
             read_pipe(f, who[i], false);
 }
 
+/* The next time of a period p that was due at *due, past now. */
+static void advance(double *due, double p, double now)
+{
+    *due = *due + p > now ? *due + p : now + p;
+}
+
 int xu_fleet_run(const struct xu_fleet_config *cfg)
 {
     struct fleet *f = NULL;
-    double next;
+    double next_list, next_tick, tick_s;
     int rc;
 
     if (!cfg || !cfg->ops || !cfg->ops->child || !cfg->ops->ended || !(cfg->poll_s > 0))
@@ -355,29 +361,34 @@ int xu_fleet_run(const struct xu_fleet_config *cfg)
         return -ENOMEM;
     f->cfg = cfg;
     f->log = cfg->log ? cfg->log : xu_log_default();
+    tick_s = cfg->tick_s > 0 ? cfg->tick_s : cfg->poll_s;
     rc = (cfg->domdir_open ? cfg->domdir_open : xu_domdir_open)(&f->dir, 0, f->log);
     if (rc < 0)
         goto out;
     rc = refresh(f);
     if (rc < 0)
         goto out;
-    next = now_s() + cfg->poll_s;
+    next_list = now_s() + cfg->poll_s;
+    next_tick = now_s() + tick_s;
     while (!(cfg->stop && *cfg->stop) && !f->stop_asked) {
         double now = now_s();
 
-        if (now >= next) {
+        if (now >= next_list) {
             if (cfg->follow && refresh(f) < 0 && !f->warned_list) {
                 xu_warn(f->log, "cannot read the domain list: new domains are not picked up");
                 f->warned_list = true;
             }
+            advance(&next_list, cfg->poll_s, now);
+        }
+        if (now >= next_tick) {
             if (cfg->ops->tick && cfg->ops->tick(cfg->ctx))
                 break;
-            next = next + cfg->poll_s > now ? next + cfg->poll_s : now + cfg->poll_s;
+            advance(&next_tick, tick_s, now);
         }
         reap(f);
         if (f->stop_asked || (!cfg->follow && !f->n))
             break;
-        wait_for_events(f, next - now_s());
+        wait_for_events(f, (next_list < next_tick ? next_list : next_tick) - now_s());
     }
 out:
     if (f->dir)

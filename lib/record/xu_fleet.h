@@ -66,7 +66,7 @@ struct xu_fleet_ops {
      * because the fleet was stopping (its pipe closed unread).  m->data is the caller's to free.
      * Required. */
     void (*ended)(void *ctx, struct xu_fleet_member *m, int status, bool stopped);
-    /* Parent: every poll_s.  Non-zero: stop.  May be NULL. */
+    /* Parent: every tick_s.  Non-zero: stop.  May be NULL. */
     int (*tick)(void *ctx);
 };
 
@@ -77,7 +77,8 @@ struct xu_fleet_config {
     volatile sig_atomic_t *stop;        /* may be NULL */
     bool pipes;                         /* a pipe from each child */
     bool follow;                        /* pick up new domains while running */
-    double poll_s;                      /* > 0: the domain list and tick period */
+    double poll_s;                      /* > 0: the domain list's period */
+    double tick_s;                      /* ops->tick's period; 0: poll_s */
     /* A stopping child is waited for this long, then killed (its guardian
      * unpauses its guest); 0: as long as it takes (a recording writing its
      * file). */

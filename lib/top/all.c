@@ -45,6 +45,7 @@ struct all {
     struct xu_log *log;
     double start_s, last_show_s;
     unsigned long index;
+    enum xu_top_sort sort;      /* the view may change it */
     struct member *members[XU_FLEET_MAX];   /* alive, in start order */
     size_t n;
     int error;
@@ -179,7 +180,7 @@ static int show(struct all *a)
                                                  mb->last.rows[j].self, mb->last.rows[j].total };
     }
     if (n > 1)
-        qsort(rows, n, sizeof(*rows), a->cfg->top.sort == XU_TOP_SORT_TOTAL ? by_total : by_self);
+        qsort(rows, n, sizeof(*rows), a->sort == XU_TOP_SORT_TOTAL ? by_total : by_self);
     if (a->n > 1)
         qsort(doms, a->n, sizeof(*doms), by_domid);
     s.index = ++a->index;
@@ -278,6 +279,8 @@ static int on_tick(void *ctx)
     size_t i;
     bool any = false;
 
+    if (a->view->poll && a->view->poll(a->view->ctx, &a->sort))
+        return 1;
     if (now_s() - a->last_show_s < XU_TOP_ALL_LATE * a->cfg->top.interval_s)
         return 0;
     for (i = 0; i < a->n; i++)
@@ -310,6 +313,7 @@ enum xu_record_result xu_top_all_run(const struct xu_top_all_config *cfg,
     a.view = view;
     a.log = a.env->log ? a.env->log : xu_log_default();
     a.start_s = a.last_show_s = now_s();
+    a.sort = cfg->top.sort;
     fc.domdir_open = a.env->domdir_open;
     fc.log = a.log;
     fc.stop = a.env->stop;
@@ -317,6 +321,8 @@ enum xu_record_result xu_top_all_run(const struct xu_top_all_config *cfg,
     fc.follow = true;
     fc.poll_s = cfg->top.interval_s / 2;
     fc.stop_wait_s = XU_TOP_ALL_STOP_WAIT_S;
+    if (view->poll && view->poll_s > 0 && view->poll_s < fc.poll_s)
+        fc.tick_s = view->poll_s;
     fc.ops = &ops;
     fc.ctx = &a;
     rc = xu_fleet_run(&fc);

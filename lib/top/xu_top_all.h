@@ -70,6 +70,10 @@ struct xu_top_all_view {
      * run failed), or, with stopped, because the view was stopping.
      * May be NULL. */
     void (*ended)(void *ctx, uint32_t domid, const char *name, int status, bool stopped);
+    /* Every poll_s, when set: keys and the terminal; *sort may be changed
+     * for the next snapshots.  Non-zero: stop.  May be NULL. */
+    int (*poll)(void *ctx, enum xu_top_sort *sort);
+    double poll_s;
     void *ctx;
 };
 

@@ -3,8 +3,8 @@
  * test_top_all.c - `xen-uniprof top --all` as a library call
  * (xu_top_all_run) over simulated domains: each domain's child process
  * builds its own simulated guest (tests/helpers/top_world.h) and runs the
- * single-domain path; the parent lists the domains through a directory
- * this test scripts.  Two domains with their own symbols, one destroyed
+ * single-domain path; the parent lists the domains of a scripted host
+ * (tests/helpers/top_host.h).  Two domains with their own symbols, one destroyed
  * mid-run, one appearing mid-run, and one without an ELF.
  */
 #include "config.h"
@@ -20,26 +20,10 @@
 #include <cmocka.h>
 
 #include "top/xu_top_all.h"
+#include "top_host.h"
 #include "top_world.h"
 
-/* A domain of the scripted host. */
-struct dom {
-    uint32_t domid;
-    const char *name;
-    unsigned int flags;         /* TOP_WORLD_* of its guest */
-    unsigned long appears;      /* listed once this many snapshots were shown */
-    bool no_elf;                /* its kernel file is missing */
-    uint64_t ends_after;        /* destroyed after this many pauses (0: never) */
-};
-
-#define MAX_DOMS 4
 #define MAX_ENDS 8
-
-static struct {
-    struct dom doms[MAX_DOMS];
-    size_t n;
-    unsigned long shows;        /* the parent's view's count */
-} host;
 
 struct ended {
     uint32_t domid;
@@ -62,89 +46,6 @@ struct fixture {
     size_t nr_ended;
 };
 
-/* ---- the parent's domain directory ---- */
-
-static int host_list(struct xu_domdir *d, struct xu_domain_list *out)
-{
-    size_t i;
-
-    (void)d;
-    out->v = calloc(MAX_DOMS + 1, sizeof(*out->v));
-    if (!out->v)
-        return -ENOMEM;
-    strcpy(out->v[0].name, "Domain-0");
-    out->n = 1;
-    for (i = 0; i < host.n; i++) {
-        if (host.doms[i].appears > host.shows)
-            continue;
-        out->v[out->n].domid = host.doms[i].domid;
-        strcpy(out->v[out->n].name, host.doms[i].name);
-        out->n++;
-    }
-    return 0;
-}
-
-static void host_close(struct xu_domdir *d)
-{
-    (void)d;
-}
-
-static const struct xu_domdir_ops host_ops = {
-    .name = "test-host",
-    .list = host_list,
-    .close = host_close,
-};
-
-static int host_open(struct xu_domdir **out, unsigned int flags, struct xu_log *log)
-{
-    struct xu_domdir *d = calloc(1, sizeof(*d));
-
-    (void)flags;
-    if (!d)
-        return -ENOMEM;
-    d->ops = &host_ops;
-    d->log = log;
-    *out = d;
-    return 0;
-}
-
-/* ---- each child's world ---- */
-
-static struct top_world world;      /* the child's own copy */
-
-static int child_env(void *ctx, const struct xu_domain_entry *d, struct xu_record_env *env)
-{
-    const struct dom *dom = NULL;
-    size_t i;
-
-    (void)ctx;
-    for (i = 0; i < host.n; i++)
-        if (host.doms[i].domid == d->domid)
-            dom = &host.doms[i];
-    if (!dom || top_world_init_domain(&world, dom->flags, dom->domid, dom->name) < 0)
-        return 90;
-    if (dom->no_elf)
-        unlink(world.kernel);
-    if (dom->ends_after)
-        xu_sim_end_after(world.g.sim, dom->ends_after, 1);
-    *env = world.env;
-    return 0;
-}
-
-/* The guest let go (no pause held, nothing mapped), else 99. */
-static int child_done(void *ctx, const struct xu_domain_entry *d, int result)
-{
-    char why[256];
-
-    (void)ctx;
-    (void)d;
-    if (top_world_fini(&world, why, sizeof(why)) < 0) {
-        fprintf(stderr, "child %s: %s\n", d->name, why);
-        return 99;
-    }
-    return result;
-}
-
 /* ---- the view ---- */
 
 static int show(void *ctx, const struct xu_top_all_snapshot *s)
@@ -153,7 +54,7 @@ static int show(void *ctx, const struct xu_top_all_snapshot *s)
 
     f->last_start = ftell(f->out);
     xu_top_all_print_batch(f->out, s, 0);
-    host.shows = ++f->shows;
+    top_host_shown(++f->shows);
     return 0;
 }
 
@@ -178,19 +79,19 @@ static int setup(void **state)
     static struct fixture f;
 
     memset(&f, 0, sizeof(f));
-    memset(&host, 0, sizeof(host));
+    top_host_reset();
     /* xen-uniprof top --all -b -n 4 -d 0.2 -F 100 */
     f.cfg.top.record.frequency = 100;
     f.cfg.top.record.max_depth = 64;
     f.cfg.top.record.unwind = XU_UNWIND_AUTO;
     f.cfg.top.interval_s = 0.2;
     f.cfg.top.iterations = 4;
-    f.cfg.child_env = child_env;
-    f.cfg.child_done = child_done;
+    f.cfg.child_env = top_host_child_env;
+    f.cfg.child_done = top_host_child_done;
     f.log.emit = quiet_emit;
     f.log.min_level = XU_LOG_DEBUG;
     f.env.log = &f.log;
-    f.env.domdir_open = host_open;
+    f.env.domdir_open = top_host_domdir_open;
     f.out = open_memstream(&f.text, &f.text_len);
     assert_non_null(f.out);
     f.view.show = show;
@@ -210,11 +111,6 @@ static int teardown(void **state)
         fprintf(stderr, "%s", f->text);
     free(f->text);
     return 0;
-}
-
-static void add_dom(uint32_t domid, const char *name, unsigned int flags)
-{
-    host.doms[host.n++] = (struct dom){ .domid = domid, .name = name, .flags = flags };
 }
 
 static const char *last_snapshot(struct fixture *f)
@@ -237,8 +133,8 @@ static void test_two_domains_own_symbols(void **state)
     struct fixture *f = *state;
     const char *t;
 
-    add_dom(5, "web1", 0);
-    add_dom(6, "web2", TOP_WORLD_OTHER_NAMES);
+    top_host_add(5, "web1", 0);
+    top_host_add(6, "web2", TOP_WORLD_OTHER_NAMES);
     assert_int_equal(xu_top_all_run(&f->cfg, &f->env, &f->view), XU_RECORD_OK);
     assert_int_equal(f->shows, 4);
     t = last_snapshot(f);
@@ -263,9 +159,9 @@ static void test_destroyed_domain_leaves(void **state)
     struct fixture *f = *state;
     const char *t;
 
-    add_dom(5, "web1", 0);
-    add_dom(6, "web2", TOP_WORLD_OTHER_NAMES);
-    host.doms[1].ends_after = 30;       /* about 0.3 s in */
+    top_host_add(5, "web1", 0);
+    /* destroyed about 0.3 s in */
+    top_host_add(6, "web2", TOP_WORLD_OTHER_NAMES)->ends_after = 30;
     f->cfg.top.iterations = 6;
     assert_int_equal(xu_top_all_run(&f->cfg, &f->env, &f->view), XU_RECORD_OK);
     assert_int_equal(f->shows, 6);
@@ -289,9 +185,9 @@ static void test_new_domain_picked_up(void **state)
     struct fixture *f = *state;
     const char *t;
 
-    add_dom(5, "web1", 0);
-    add_dom(7, "late", TOP_WORLD_OTHER_NAMES);
-    host.doms[1].appears = 2;           /* after the second snapshot */
+    top_host_add(5, "web1", 0);
+    /* after the second snapshot */
+    top_host_add(7, "late", TOP_WORLD_OTHER_NAMES)->appears = 2;
     f->cfg.top.iterations = 6;
     assert_int_equal(xu_top_all_run(&f->cfg, &f->env, &f->view), XU_RECORD_OK);
     /* the first snapshots had web1 alone, the last has both */
@@ -311,9 +207,8 @@ static void test_domain_without_elf_by_address(void **state)
     struct fixture *f = *state;
     const char *t;
 
-    add_dom(5, "web1", 0);
-    add_dom(6, "bare", 0);
-    host.doms[1].no_elf = true;
+    top_host_add(5, "web1", 0);
+    top_host_add(6, "bare", 0)->no_elf = true;
     assert_int_equal(xu_top_all_run(&f->cfg, &f->env, &f->view), XU_RECORD_OK);
     t = last_snapshot(f);
     /* one line saying why, the rows by address, the other domain named */
@@ -330,8 +225,8 @@ static void test_stop_flag_stops_every_child(void **state)
     struct fixture *f = *state;
     volatile sig_atomic_t stop = SIGTERM;
 
-    add_dom(5, "web1", 0);
-    add_dom(6, "web2", 0);
+    top_host_add(5, "web1", 0);
+    top_host_add(6, "web2", 0);
     f->env.stop = &stop;
     f->cfg.top.iterations = 0;
     assert_int_equal(xu_top_all_run(&f->cfg, &f->env, &f->view), XU_RECORD_OK);
