@@ -302,6 +302,11 @@ static void batch_all_ended(void *ctx, uint32_t domid, const char *name, int sta
                 "(exit status %d, see above)\n", domid, name, status);
 }
 
+static int batch_all_poll(void *ctx, enum xu_top_sort *sort)
+{
+    return batch_poll(ctx, sort, NULL);
+}
+
 static int run_all(struct top_cli *o, struct xu_record_env *env, struct xu_log *log)
 {
     struct xu_top_all_config cfg = { .top = o->top };
@@ -309,6 +314,8 @@ static int run_all(struct top_cli *o, struct xu_record_env *env, struct xu_log *
     struct xu_top_all_view view = {
         .show = batch_all_show,
         .ended = batch_all_ended,
+        .poll = batch_all_poll,     /* Ctrl-Z between snapshots */
+        .poll_s = 0.1,
         .ctx = &batch,
     };
 
