@@ -24,6 +24,7 @@
 #endif
 
 #include "record/xu_fleet.h"
+#include "util/xu_clock.h"
 
 /* Domains already run and still listed: not started again (a domain whose
  * child failed, or that lingers shut down, is not retried every poll). */
@@ -42,14 +43,6 @@ struct fleet {
     bool warned_full, warned_list;
     bool stop_asked;            /* a data callback said so */
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool is_done(const struct fleet *f, uint32_t domid)
 {
@@ -291,7 +284,7 @@ static int wait_bounded(pid_t pid, double deadline)
     if (!deadline)
         return waitpid(pid, &ws, 0) == pid ? ws : 0;
     while (waitpid(pid, &ws, WNOHANG) == 0) {
-        if (now_s() >= deadline) {
+        if (xu_clock_now_s(NULL) >= deadline) {
             kill(pid, SIGKILL);
             if (waitpid(pid, &ws, 0) < 0)
                 ws = 0;
@@ -305,7 +298,7 @@ static int wait_bounded(pid_t pid, double deadline)
 /* Stop every child: each stops after its current tick, unpauses, exits. */
 static void stop_all(struct fleet *f)
 {
-    double deadline = f->cfg->stop_wait_s > 0 ? now_s() + f->cfg->stop_wait_s : 0;
+    double deadline = f->cfg->stop_wait_s > 0 ? xu_clock_now_s(NULL) + f->cfg->stop_wait_s : 0;
     size_t i;
 
     /* What they would still say is not wanted, and a child blocked on a
@@ -368,10 +361,10 @@ int xu_fleet_run(const struct xu_fleet_config *cfg)
     rc = refresh(f);
     if (rc < 0)
         goto out;
-    next_list = now_s() + cfg->poll_s;
-    next_tick = now_s() + tick_s;
+    next_list = xu_clock_now_s(NULL) + cfg->poll_s;
+    next_tick = xu_clock_now_s(NULL) + tick_s;
     while (!(cfg->stop && *cfg->stop) && !f->stop_asked) {
-        double now = now_s();
+        double now = xu_clock_now_s(NULL);
 
         if (now >= next_list) {
             if (cfg->follow && refresh(f) < 0 && !f->warned_list) {
@@ -388,7 +381,7 @@ int xu_fleet_run(const struct xu_fleet_config *cfg)
         reap(f);
         if (f->stop_asked || (!cfg->follow && !f->n))
             break;
-        wait_for_events(f, (next_list < next_tick ? next_list : next_tick) - now_s());
+        wait_for_events(f, (next_list < next_tick ? next_list : next_tick) - xu_clock_now_s(NULL));
     }
 out:
     if (f->dir)

@@ -9,9 +9,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "top/xu_top_all.h"
+#include "util/xu_clock.h"
 
 /* ---- the child: one domain's xu_top_run(), its windows on the pipe ---- */
 
@@ -86,15 +86,6 @@ static int run_child(void *ctx, const struct xu_fleet_member *m, int fd,
 }
 
 /* ---- the parent ---- */
-
-
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int cmp_rows(const void *x, const void *y, enum xu_top_sort by)
 {
@@ -184,7 +175,7 @@ static int show(struct all *a)
     if (a->n > 1)
         qsort(doms, a->n, sizeof(*doms), by_domid);
     s.index = ++a->index;
-    s.elapsed_s = now_s() - a->start_s;
+    s.elapsed_s = xu_clock_now_s(NULL) - a->start_s;
     s.domains = doms;
     s.nr_domains = a->n;
     s.rows = rows;
@@ -193,7 +184,7 @@ static int show(struct all *a)
     free(rows);
     for (i = 0; i < a->n; i++)
         a->members[i]->fresh = false;
-    a->last_show_s = now_s();
+    a->last_show_s = xu_clock_now_s(NULL);
     return rc || done(a);
 }
 
@@ -281,7 +272,7 @@ static int on_tick(void *ctx)
 
     if (a->view->poll && a->view->poll(a->view->ctx, &a->sort))
         return 1;
-    if (now_s() - a->last_show_s < XU_TOP_ALL_LATE * a->cfg->top.interval_s)
+    if (xu_clock_now_s(NULL) - a->last_show_s < XU_TOP_ALL_LATE * a->cfg->top.interval_s)
         return 0;
     for (i = 0; i < a->n; i++)
         any |= a->members[i]->fresh;
@@ -312,7 +303,7 @@ enum xu_record_result xu_top_all_run(const struct xu_top_all_config *cfg,
     a.env = env ? env : &real_env;
     a.view = view;
     a.log = a.env->log ? a.env->log : xu_log_default();
-    a.start_s = a.last_show_s = now_s();
+    a.start_s = a.last_show_s = xu_clock_now_s(NULL);
     a.sort = cfg->top.sort;
     fc.domdir_open = a.env->domdir_open;
     fc.log = a.log;
