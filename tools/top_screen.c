@@ -17,6 +17,11 @@
  * Enter (e) its callers and callees, again to close; space (p) pause the
  * display (sampling goes on); + and - double and halve the frequency;
  * h (?) help; Ctrl-L redraw.
+ *
+ * top --all shows lib/top/'s merged snapshots in the same screen, polled
+ * between the fleet's events instead of between ticks; the parent holds
+ * no profile and the domains' processes keep their own frequency, so
+ * Enter, + and - only say they belong to one domain's view.
  */
 #include "config.h"
 
