@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include "record.h"
 #include "top_view.h"
 #include "top/xu_top.h"
+#include "top/xu_top_all.h"
 
 enum {
     OPT_BACKEND = 256,
@@ -34,9 +36,11 @@ enum {
     OPT_UNWIND,
     OPT_ROOTS,
     OPT_NO_DEMANGLE,
+    OPT_ALL,
 };
 
 static const struct option top_options[] = {
+    { "all",         no_argument,       NULL, OPT_ALL },
     { "batch",       no_argument,       NULL, 'b' },
     { "iterations",  required_argument, NULL, 'n' },
     { "delay",       required_argument, NULL, 'd' },
@@ -57,13 +61,16 @@ static const struct option top_options[] = {
 
 static const char top_usage[] =
     "Usage: xen-uniprof top [OPTIONS] DOMAIN\n"
+    "       xen-uniprof top --all [OPTIONS]\n"
     "\n"
     "Show where DOMAIN spends its time, refreshed every interval: its functions\n"
     "by self and total share of the last interval's samples.  Full screen on a\n"
     "terminal (" XU_TOP_SCREEN_NOTE "), plain text snapshots on stdout with -b\n"
-    "or when stdout is not a terminal.\n"
+    "or when stdout is not a terminal.  With --all, every running guest, each\n"
+    "function shown as DOMAIN:FUNCTION.\n"
     "\n"
     "Options:\n"
+    "      --all              every running guest but dom0, new ones as they come\n"
     "  -b, --batch            plain text snapshots on stdout, as top -b\n"
     "  -n, --iterations=N     N snapshots, then exit (default: until q or Ctrl-C)\n"
     "  -d, --delay=SECONDS    refresh interval and window, 0.1 to 3600 (default 1)\n"
@@ -88,6 +95,7 @@ static const char top_usage[] =
 struct top_cli {
     struct xu_top_config top;
     bool batch;
+    bool all;                   /* --all: every running guest */
     size_t rows;
     int verbose;
     bool quiet;
@@ -186,6 +194,9 @@ static int parse(struct top_cli *o, int argc, char **argv)
         case OPT_NO_DEMANGLE:
             o->top.record.render.raw_names = true;
             break;
+        case OPT_ALL:
+            o->all = true;
+            break;
         case 'v':
             o->verbose++;
             break;
@@ -205,6 +216,14 @@ static int parse(struct top_cli *o, int argc, char **argv)
     }
     if (o->quiet && o->verbose)
         return usage_error("-q/--quiet and -v/--verbose contradict each other");
+    if (o->all) {
+        if (o->top.record.elf)
+            return usage_error("-e/--elf and --all contradict each other: each domain's ELF "
+                               "is found from its own kernel");
+        if (optind < argc)
+            return usage_error("unexpected argument '%s': --all takes no DOMAIN", argv[optind]);
+        return 0;
+    }
     if (optind >= argc)
         return usage_error("no DOMAIN given (a domain name or id)");
     if (optind + 1 < argc)
@@ -224,16 +243,30 @@ struct batch {
     bool failed;                /* stdout could not be written */
 };
 
+/* After a snapshot was printed: stop once stdout failed. */
+static int batch_written(struct batch *b)
+{
+    if (ferror(b->out))
+        b->failed = true;
+    return b->failed;
+}
+
+/* The exit status of a batch run that ended with r. */
+static int batch_status(const struct batch *b, enum xu_record_result r, struct xu_log *log)
+{
+    if (b->failed || fflush(b->out) != 0) {
+        xu_error(log, "cannot write the snapshots to stdout");
+        return XU_EXIT_FAILURE;
+    }
+    return xu_record_exit_status(r);
+}
+
 static int batch_show(void *ctx, const struct xu_top_snapshot *s)
 {
     struct batch *b = ctx;
 
     xu_top_print_batch(b->out, s, b->rows);
-    if (ferror(b->out)) {
-        b->failed = true;
-        return 1;
-    }
-    return 0;
+    return batch_written(b);
 }
 
 static int batch_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
@@ -245,6 +278,52 @@ static int batch_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
     return 0;
 }
 
+/* ---- the batch view of --all ---- */
+
+static int batch_all_show(void *ctx, const struct xu_top_all_snapshot *s)
+{
+    struct batch *b = ctx;
+
+    xu_top_all_print_batch(b->out, s, b->rows);
+    return batch_written(b);
+}
+
+/* One line on stderr per domain that left; the others go on. */
+static void batch_all_ended(void *ctx, uint32_t domid, const char *name, int status,
+                            bool stopped)
+{
+    (void)ctx;
+    if (stopped)
+        return;
+    if (status == XU_EXIT_DOMAIN_ENDED)
+        fprintf(stderr, "xen-uniprof top: domain %" PRIu32 " (%s) ended\n", domid, name);
+    else
+        fprintf(stderr, "xen-uniprof top: domain %" PRIu32 " (%s) is no longer sampled "
+                "(exit status %d, see above)\n", domid, name, status);
+}
+
+static int batch_all_poll(void *ctx, enum xu_top_sort *sort)
+{
+    return batch_poll(ctx, sort, NULL);
+}
+
+static int run_all(struct top_cli *o, struct xu_record_env *env, struct xu_log *log)
+{
+    struct xu_top_all_config cfg = { .top = o->top };
+    struct batch batch = { .out = stdout, .rows = o->rows };
+    struct xu_top_all_view view = {
+        .show = batch_all_show,
+        .ended = batch_all_ended,
+        .poll = batch_all_poll,     /* Ctrl-Z between snapshots */
+        .poll_s = 0.1,
+        .ctx = &batch,
+    };
+
+    if (!o->batch && xu_top_screen_usable())
+        return xu_record_exit_status(xu_top_screen_run_all(&cfg, env, log));
+    return batch_status(&batch, xu_top_all_run(&cfg, env, &view), log);
+}
+
 int xu_cmd_top(int argc, char **argv)
 {
     struct top_cli o;
@@ -252,7 +331,6 @@ int xu_cmd_top(int argc, char **argv)
     struct xu_record_env env = { 0 };
     struct batch batch = { 0 };
     struct xu_top_view view = { 0 };
-    enum xu_record_result r;
     int rc = parse(&o, argc, argv);
 
     if (rc)
@@ -261,6 +339,8 @@ int xu_cmd_top(int argc, char **argv)
     env.log = &log;
     env.stop = xu_top_signals_install();
 
+    if (o.all)
+        return run_all(&o, &env, &log);
     if (!o.batch && xu_top_screen_usable())
         return xu_record_exit_status(xu_top_screen_run(&o.top, &env, &log));
 
@@ -270,10 +350,5 @@ int xu_cmd_top(int argc, char **argv)
     view.poll = batch_poll;
     view.poll_s = 0.1;
     view.ctx = &batch;
-    r = xu_top_run(&o.top, &env, &view);
-    if (batch.failed || fflush(stdout) != 0) {
-        xu_error(&log, "cannot write the snapshots to stdout");
-        return XU_EXIT_FAILURE;
-    }
-    return xu_record_exit_status(r);
+    return batch_status(&batch, xu_top_run(&o.top, &env, &view), &log);
 }

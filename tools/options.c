@@ -25,6 +25,7 @@ enum {
     OPT_SAMPLES,
     OPT_ROOTS,
     OPT_JITTER,
+    OPT_ALL,
 };
 
 static const struct option long_options[] = {
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
     { "roots",     required_argument, NULL, OPT_ROOTS },
     { "stats",     required_argument, NULL, OPT_STATS },
     { "create",    required_argument, NULL, OPT_CREATE },
+    { "all",       no_argument,       NULL, OPT_ALL },
     { "destroy",   no_argument,       NULL, OPT_DESTROY },
     { "verbose",   no_argument,       NULL, 'v' },
     { "quiet",     no_argument,       NULL, 'q' },
@@ -53,6 +55,7 @@ static const struct option long_options[] = {
 static const char usage_text[] =
     "Usage: xen-uniprof [OPTIONS] DOMAIN\n"
     "       xen-uniprof [OPTIONS] --create XL-CONFIG\n"
+    "       xen-uniprof [OPTIONS] --all -o DIR\n"
     "       xen-uniprof convert [OPTIONS] INPUT\n"
     "       xen-uniprof diff BEFORE AFTER -o OUTPUT\n"
     "       xen-uniprof top [OPTIONS] DOMAIN\n"
@@ -84,6 +87,9 @@ static const char usage_text[] =
     "      --create=CONFIG    create the domain from an xl config, paused, and\n"
     "                         profile it from its first instruction\n"
     "      --destroy          destroy the domain when done (with --create)\n"
+    "      --all              every running guest but dom0, one file per domain in\n"
+    "                         the directory -o DIR: DIR/NAME.<format extension>;\n"
+    "                         --stats=SUFFIX writes DIR/NAME<SUFFIX>\n"
     XU_RENDER_USAGE
     "  -v, --verbose          say more (debug output)\n"
     "  -q, --quiet            print errors only\n"
@@ -114,6 +120,26 @@ static enum xu_parse_result fail(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return XU_PARSE_ERROR;
+}
+
+/* --all: a directory of files, one a domain, each domain's ELF its own. */
+static enum xu_parse_result check_all(const struct xu_options *o, int argc, char **argv,
+                                      char *err, size_t errlen)
+{
+    if (o->create)
+        return fail(err, errlen, "--all and --create contradict each other");
+    if (o->elf)
+        return fail(err, errlen, "-e/--elf and --all contradict each other: each domain's "
+                    "ELF is found from its own kernel");
+    if (!o->output || strcmp(o->output, "-") == 0)
+        return fail(err, errlen, "--all writes a file per domain: give their directory "
+                    "with -o DIR");
+    if (o->stats && strchr(o->stats, '/'))
+        return fail(err, errlen, "--stats with --all is a file name suffix (DIR/NAME<SUFFIX>), "
+                    "without '/': '%s'", o->stats);
+    if (optind < argc)
+        return fail(err, errlen, "unexpected argument '%s': --all takes no DOMAIN", argv[optind]);
+    return XU_PARSE_OK;
 }
 
 int xu_parse_double(const char *s, double min, double max, double *out)
@@ -250,6 +276,9 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 return fail(err, errlen, "--create: empty file name");
             o->create = optarg;
             break;
+        case OPT_ALL:
+            o->all = true;
+            break;
         case OPT_DESTROY:
             o->destroy = true;
             break;
@@ -278,6 +307,8 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
         return fail(err, errlen, "-q/--quiet and -v/--verbose contradict each other");
     if (o->destroy && !o->create)
         return fail(err, errlen, "--destroy only goes with --create");
+    if (o->all)
+        return check_all(o, argc, argv, err, errlen);
     if (o->create) {
         if (optind < argc)
             return fail(err, errlen, "--create names the domain through its config; "

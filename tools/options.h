@@ -30,7 +30,9 @@ struct xu_options {
     const char *format;         /* NULL = from the output's extension, else default */
     const char *elf;            /* NULL = find it */
     const char *backend;        /* NULL = best available */
-    const char *stats;          /* NULL, or a file for the run's statistics (JSON) */
+    const char *stats;          /* NULL, or a file for the run's statistics (JSON);
+                                 * with all, a suffix: DIR/<domain><stats> */
+    bool all;                   /* --all: every running guest, -o names a directory */
     const char *create;         /* --create CONFIG: create the domain paused, profile from boot */
     bool destroy;               /* --destroy: destroy the domain at the end (with --create) */
     unsigned int max_depth;

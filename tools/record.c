@@ -120,10 +120,10 @@ static bool env_set(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-int xu_record(const struct xu_options *o)
+int xu_record_options(const struct xu_options *o, struct xu_log *log,
+                      volatile sig_atomic_t *stop, bool progress)
 {
-    struct xu_log log;
-    struct ui ui = { .log = &log, .duration = o->duration };
+    struct ui ui = { .log = log, .duration = o->duration };
     struct xu_record_config job = {
         .domain = o->domain,
         .create = o->create,
@@ -146,18 +146,27 @@ int xu_record(const struct xu_options *o)
         .render = o->render,
     };
     struct xu_record_env env = {
-        .log = &log,
-        .stop = &stop_requested,
+        .log = log,
+        .stop = stop,
         .sampled = sampling_ended,
         .written = show_summary,
         .ui_ctx = &ui,
     };
 
-    xu_cli_log_init(&log, XU_LOG_INFO, o->verbose, o->quiet);
-    install_signals();
-    if (!o->quiet && isatty(STDERR_FILENO)) {
+    if (progress) {
         env.progress = show_progress;
         env.progress_interval_s = 0.5;
     }
     return xu_record_exit_status(xu_record_run(&job, &env));
+}
+
+int xu_record(const struct xu_options *o)
+{
+    struct xu_log log;
+
+    xu_cli_log_init(&log, XU_LOG_INFO, o->verbose, o->quiet);
+    install_signals();
+    if (o->all)
+        return xu_record_all(o, &log, &stop_requested);
+    return xu_record_options(o, &log, &stop_requested, !o->quiet && isatty(STDERR_FILENO));
 }

@@ -17,6 +17,11 @@
  * Enter (e) its callers and callees, again to close; space (p) pause the
  * display (sampling goes on); + and - double and halve the frequency;
  * h (?) help; Ctrl-L redraw.
+ *
+ * top --all shows lib/top/'s merged snapshots in the same screen, polled
+ * between the fleet's events instead of between ticks; the parent holds
+ * no profile and the domains' processes keep their own frequency, so
+ * Enter, + and - only say they belong to one domain's view.
  */
 #include "config.h"
 
@@ -36,6 +41,12 @@ enum xu_record_result xu_top_screen_run(const struct xu_top_config *cfg,
     (void)env;
     xu_error(log, "this build has no full-screen view (configured without ncurses)");
     return XU_RECORD_USAGE;
+}
+
+enum xu_record_result xu_top_screen_run_all(const struct xu_top_all_config *cfg,
+                                            struct xu_record_env *env, struct xu_log *log)
+{
+    return xu_top_screen_run(&cfg->top, env, log);
 }
 
 #else
@@ -69,6 +80,8 @@ struct rows {
 struct screen {
     const struct xu_top_config *cfg;
     struct xu_log *out_log;     /* the command's, once the terminal is back */
+    struct xu_log log;          /* the run's messages, kept for later */
+    bool all;                   /* every guest: no callers, no frequency keys */
     bool on;                    /* curses owns the terminal */
     bool have;                  /* a snapshot was copied */
     bool frozen, help, expand;
@@ -141,18 +154,26 @@ static void replay_messages(struct screen *sc)
 
 /* ---- copies of a snapshot ---- */
 
-static int copy_rows(struct rows *dst, const struct xu_top_table *t)
+/* Room for n rows in dst.  0 or -1. */
+static int reserve_rows(struct rows *dst, size_t n)
 {
-    size_t i;
-
-    if (t->n > dst->cap) {
-        struct row *v = realloc(dst->v, t->n * sizeof(*v));
+    if (n > dst->cap) {
+        struct row *v = realloc(dst->v, n * sizeof(*v));
 
         if (!v)
             return -1;
         dst->v = v;
-        dst->cap = t->n;
+        dst->cap = n;
     }
+    return 0;
+}
+
+static int copy_rows(struct rows *dst, const struct xu_top_table *t)
+{
+    size_t i;
+
+    if (reserve_rows(dst, t->n) < 0)
+        return -1;
     for (i = 0; i < t->n; i++) {
         snprintf(dst->v[i].name, sizeof(dst->v[i].name), "%s", t->rows[i].name);
         dst->v[i].self = t->samples ? 100.0 * (double)t->rows[i].self / (double)t->samples : 0;
@@ -355,6 +376,13 @@ static void resize_screen(struct screen *sc)
     draw(sc);
 }
 
+/* A key of the one-domain view pressed in --all's. */
+static void one_domain_only(struct screen *sc, const char *what)
+{
+    snprintf(sc->status, sizeof(sc->status), "%s: in one domain's view only "
+             "(xen-uniprof top DOMAIN)", what);
+}
+
 static int screen_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
 {
     struct screen *sc = ctx;
@@ -397,6 +425,10 @@ static int screen_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
         case '\r':
         case KEY_ENTER:
         case 'e':
+            if (sc->all) {
+                one_domain_only(sc, "callers and callees");
+                break;
+            }
             remember_selection(sc);
             sc->expand = !sc->expand && sc->selected_name[0];
             break;
@@ -406,12 +438,12 @@ static int screen_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
             break;
         case '+':
         case '=':
-            if (sc->frequency * 2 <= XU_MAX_FREQUENCY)
-                sc->frequency *= 2;
-            *frequency_hz = sc->frequency;
-            break;
         case '-':
-            if (sc->frequency / 2 >= MIN_FREQUENCY)
+            if (sc->all)
+                one_domain_only(sc, "a frequency change");
+            else if (ch != '-' && sc->frequency * 2 <= XU_MAX_FREQUENCY)
+                sc->frequency *= 2;
+            else if (ch == '-' && sc->frequency / 2 >= MIN_FREQUENCY)
                 sc->frequency /= 2;
             *frequency_hz = sc->frequency;
             break;
@@ -435,46 +467,152 @@ static int screen_poll(void *ctx, enum xu_top_sort *sort, double *frequency_hz)
     return 0;
 }
 
-enum xu_record_result xu_top_screen_run(const struct xu_top_config *cfg,
-                                        struct xu_record_env *env, struct xu_log *log)
+/* The terminal taken, the run's messages kept: 0, or -1 (logged). */
+static int screen_open(struct screen *sc, const struct xu_top_config *cfg,
+                       struct xu_record_env *env, struct xu_log *log)
 {
-    struct screen sc;
-    struct xu_log screen_log = { .emit = screen_emit, .min_level = log->min_level };
-    struct xu_top_view view = { .show = screen_show, .poll = screen_poll, .poll_s = POLL_S };
-    enum xu_record_result r;
-
-    memset(&sc, 0, sizeof(sc));
-    sc.cfg = cfg;
-    sc.out_log = log;
-    sc.sort = cfg->sort;
-    sc.frequency = cfg->record.frequency;
-    screen_log.ctx = &sc;
-    view.ctx = &sc;
-    env->log = &screen_log;
-
+    memset(sc, 0, sizeof(*sc));
+    sc->cfg = cfg;
+    sc->out_log = log;
+    sc->sort = cfg->sort;
+    sc->frequency = cfg->record.frequency;
+    sc->log.emit = screen_emit;
+    sc->log.ctx = sc;
+    sc->log.min_level = log->min_level;
     if (!initscr()) {
-        env->log = log;
         xu_error(log, "cannot start the full-screen view; try -b");
-        return XU_RECORD_FAILURE;
+        return -1;
     }
-    sc.on = true;
+    env->log = &sc->log;
+    sc->on = true;
     cbreak();               /* keys at once, Ctrl-C and Ctrl-Z still signals */
     noecho();
     nonl();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
     curs_set(0);
-    draw(&sc);
+    draw(sc);
+    return 0;
+}
 
-    r = xu_top_run(cfg, env, &view);
-
+/* The terminal restored, then the run's messages through the command's logger. */
+static void screen_close(struct screen *sc, struct xu_record_env *env)
+{
     endwin();
-    sc.on = false;
-    env->log = log;
-    replay_messages(&sc);
-    free(sc.table.v);
-    free(sc.callers.v);
-    free(sc.callees.v);
+    sc->on = false;
+    env->log = sc->out_log;
+    replay_messages(sc);
+    free(sc->table.v);
+    free(sc->callers.v);
+    free(sc->callees.v);
+}
+
+enum xu_record_result xu_top_screen_run(const struct xu_top_config *cfg,
+                                        struct xu_record_env *env, struct xu_log *log)
+{
+    struct screen sc;
+    struct xu_top_view view = { .show = screen_show, .poll = screen_poll, .poll_s = POLL_S };
+    enum xu_record_result r;
+
+    if (screen_open(&sc, cfg, env, log) < 0)
+        return XU_RECORD_FAILURE;
+    view.ctx = &sc;
+    r = xu_top_run(cfg, env, &view);
+    screen_close(&sc, env);
+    return r;
+}
+
+/* ---- every guest ---- */
+
+static int screen_show_all(void *ctx, const struct xu_top_all_snapshot *s)
+{
+    struct screen *sc = ctx;
+    size_t i, k = 0;
+
+    if (sc->frozen)
+        return 0;
+    snprintf(sc->head, sizeof(sc->head), "xen-uniprof top --all: %zu domain%s, %llu samples, "
+             "snapshot %lu at %.1f s", s->nr_domains, s->nr_domains == 1 ? "" : "s",
+             (unsigned long long)s->samples, s->index, s->elapsed_s);
+    sc->rate[0] = '\0';
+    sc->symbols = true;
+    for (i = 0; i < s->nr_domains; i++) {
+        const struct xu_top_all_domain *d = &s->domains[i];
+        size_t used = strlen(sc->rate);
+
+        if (d->w)
+            snprintf(sc->rate + used, sizeof(sc->rate) - used, "%s%.40s %u vCPU %.1f/s",
+                     i ? "; " : "", d->name, d->w->vcpus, d->w->rate);
+        else
+            snprintf(sc->rate + used, sizeof(sc->rate) - used, "%s%.40s waiting", i ? "; " : "",
+                     d->name);
+        /* one line saying why, on the status line */
+        if (d->w && !d->w->symbols)
+            snprintf(sc->status, sizeof(sc->status), "domain %u (%.40s): no symbols, functions "
+                     "are shown by address: %.150s", (unsigned)d->domid, d->name, d->w->why);
+    }
+    if (reserve_rows(&sc->table, s->n) < 0)
+        return 1;
+    for (i = 0; i < s->n; i++, k++) {
+        const struct xu_top_all_row *r = &s->rows[i];
+
+        snprintf(sc->table.v[k].name, sizeof(sc->table.v[k].name), "%.60s%s%.130s", r->domain,
+                 r->function ? ":" : "", r->function ? r->function : "");
+        sc->table.v[k].self = s->samples ? 100.0 * (double)r->self / (double)s->samples : 0;
+        sc->table.v[k].total = s->samples ? 100.0 * (double)r->total / (double)s->samples : 0;
+    }
+    sc->table.n = k;
+    sc->have = true;
+    for (i = 0; sc->selected_name[0] && i < sc->table.n; i++)
+        if (strcmp(sc->table.v[i].name, sc->selected_name) == 0) {
+            sc->selected = i;
+            break;
+        }
+    draw(sc);
+    return 0;
+}
+
+static void screen_ended_all(void *ctx, uint32_t domid, const char *name, int status,
+                             bool stopped)
+{
+    struct screen *sc = ctx;
+
+    if (stopped)
+        return;
+    if (status == XU_RECORD_DOMAIN_ENDED)
+        xu_info(&sc->log, "domain %u (%s) ended", (unsigned)domid, name);
+    else
+        xu_warn(&sc->log, "domain %u (%s) is no longer sampled (exit status %d)",
+                (unsigned)domid, name, status);
+    draw(sc);
+}
+
+static int screen_poll_all(void *ctx, enum xu_top_sort *sort)
+{
+    struct screen *sc = ctx;
+    double frequency = sc->frequency;
+
+    return screen_poll(ctx, sort, &frequency);
+}
+
+enum xu_record_result xu_top_screen_run_all(const struct xu_top_all_config *cfg,
+                                            struct xu_record_env *env, struct xu_log *log)
+{
+    struct screen sc;
+    struct xu_top_all_view view = {
+        .show = screen_show_all,
+        .ended = screen_ended_all,
+        .poll = screen_poll_all,
+        .poll_s = POLL_S,
+    };
+    enum xu_record_result r;
+
+    if (screen_open(&sc, &cfg->top, env, log) < 0)
+        return XU_RECORD_FAILURE;
+    sc.all = true;
+    view.ctx = &sc;
+    r = xu_top_all_run(cfg, env, &view);
+    screen_close(&sc, env);
     return r;
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "top/xu_top.h"
+#include "top/xu_top_all.h"
 
 #ifdef HAVE_NCURSES
 #define XU_TOP_SCREEN_NOTE "keys: h for help"
@@ -27,6 +28,12 @@ bool xu_top_screen_usable(void);
  * through log once the terminal is restored. */
 enum xu_record_result xu_top_screen_run(const struct xu_top_config *cfg,
                                         struct xu_record_env *env, struct xu_log *log);
+/* The same for every guest (top --all): the merged snapshots, a domain's
+ * end on the last line; callers and callees and the frequency keys are
+ * for one domain's view only.  The domains' own messages stay in their
+ * processes (the reason a domain has no symbols is shown). */
+enum xu_record_result xu_top_screen_run_all(const struct xu_top_all_config *cfg,
+                                            struct xu_record_env *env, struct xu_log *log);
 
 /* top_signals.c: the handlers (the stop flag for env->stop is returned). */
 volatile sig_atomic_t *xu_top_signals_install(void);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "util/xu_log.h"
 
@@ -54,4 +55,23 @@ void xu_logf(struct xu_log *log, enum xu_log_level level, const char *fmt, ...)
     va_start(ap, fmt);
     xu_vlogf(log, level, fmt, ap);
     va_end(ap);
+}
+
+static void prefixed_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    struct xu_log_prefixed *p = ctx;
+
+    if (level >= XU_LOG_WARN)
+        snprintf(p->last_problem, sizeof(p->last_problem), "%s", msg);
+    xu_logf(p->up, level, "%s%s", p->prefix, msg);
+}
+
+void xu_log_prefixed_init(struct xu_log_prefixed *p, struct xu_log *up, const char *prefix)
+{
+    memset(p, 0, sizeof(*p));
+    p->log.emit = prefixed_emit;
+    p->log.ctx = p;
+    p->log.min_level = XU_LOG_DEBUG;        /* up's level filters */
+    p->up = up ? up : xu_log_default();
+    snprintf(p->prefix, sizeof(p->prefix), "%s", prefix);
 }

@@ -34,4 +34,12 @@ static inline bool xu_clock_is_real(const struct xu_clock *c)
     return !c || c == &xu_clock_monotonic;
 }
 
+/* c's now in seconds (NULL: the real clock's), for loops that count time
+ * in seconds. */
+static inline double xu_clock_now_s(const struct xu_clock *c)
+{
+    c = xu_clock_or_real(c);
+    return (double)c->now_ns(c->ctx) / 1e9;
+}
+
 #endif

@@ -37,6 +37,20 @@ void xu_logf(struct xu_log *log, enum xu_log_level level, const char *fmt, ...)
 void xu_vlogf(struct xu_log *log, enum xu_log_level level, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
+/*
+ * A logger for one part of a bigger run (a domain of `--all`): each message
+ * goes on to up (NULL: the default) behind prefix, filtered by up's level;
+ * the last warning or error is kept, whatever up's level, for the caller
+ * to say why something is missing.
+ */
+struct xu_log_prefixed {
+    struct xu_log log;              /* hand &p->log to the library */
+    struct xu_log *up;
+    char prefix[160];
+    char last_problem[512];         /* "" until a warning or an error */
+};
+void xu_log_prefixed_init(struct xu_log_prefixed *p, struct xu_log *up, const char *prefix);
+
 #define xu_debug(log, ...) xu_logf((log), XU_LOG_DEBUG, __VA_ARGS__)
 #define xu_info(log, ...)  xu_logf((log), XU_LOG_INFO, __VA_ARGS__)
 #define xu_warn(log, ...)  xu_logf((log), XU_LOG_WARN, __VA_ARGS__)

@@ -34,20 +34,34 @@ static const struct mkelf_patch calls[] = {
     { T + 0x280 - 5, call_rel32, 5 },
 };
 
-static int write_kernel(const char *path, unsigned int flags)
+/* The same code under other names, for a second domain of its own. */
+static const char *const other_names[] = { "_start", "other_start", "other_loop",
+                                           "other_1", "other_2", "other_3" };
+
+static int write_kernel(const char *path, unsigned int world_flags)
 {
     const struct mkelf_section text = { ".text", T, 0x1000, false };
+    struct mkelf_sym named[sizeof(syms) / sizeof(syms[0])];
+    size_t i;
 
+    for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+        named[i] = syms[i];
+        if (world_flags & TOP_WORLD_OTHER_NAMES)
+            named[i].name = other_names[i];
+    }
     return mkelf_write_patched(path, &text, 1, calls, sizeof(calls) / sizeof(calls[0]),
-                               syms, sizeof(syms) / sizeof(syms[0]), flags);
+                               named, sizeof(named) / sizeof(named[0]), 0);
 }
 
 static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
 static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
 static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
 
-/* The domain directory: dom0 and web1, and web1's kernel file. */
+/* The domain directory: dom0 and the world's domain (web1, or the one
+ * top_world_init_domain() names), and its kernel file. */
 static const char *kernel_path;
+static uint32_t world_domid = DOMID;
+static char world_name[64] = "web1";
 
 static int dd_list(struct xu_domdir *d, struct xu_domain_list *out)
 {
@@ -58,15 +72,15 @@ static int dd_list(struct xu_domdir *d, struct xu_domain_list *out)
     out->n = 2;
     out->v[0].domid = 0;
     strcpy(out->v[0].name, "Domain-0");
-    out->v[1].domid = DOMID;
-    strcpy(out->v[1].name, "web1");
+    out->v[1].domid = world_domid;
+    snprintf(out->v[1].name, sizeof(out->v[1].name), "%s", world_name);
     return 0;
 }
 
 static int dd_kernel_path(struct xu_domdir *d, uint32_t domid, char **out)
 {
     (void)d;
-    if (domid != DOMID)
+    if (domid != world_domid)
         return -ESRCH;
     *out = strdup(kernel_path);
     return *out ? 0 : -ENOMEM;
@@ -83,14 +97,14 @@ static int dd_create_paused(struct xu_domdir *d, const char *config, uint32_t *d
     creates++;
     if (xu_sim_admin_pause(created_sim) < 0)
         return -EIO;
-    *domid = DOMID;
+    *domid = world_domid;
     return 0;
 }
 
 static int dd_destroy(struct xu_domdir *d, uint32_t domid)
 {
     (void)d;
-    if (domid != DOMID)
+    if (domid != world_domid)
         return -ESRCH;
     destroys++;
     return 0;
@@ -176,16 +190,24 @@ static void fc_sleep_until(void *ctx, uint64_t deadline)
 
 int top_world_init(struct top_world *w, unsigned int flags)
 {
+    return top_world_init_domain(w, flags, DOMID, "web1");
+}
+
+int top_world_init_domain(struct top_world *w, unsigned int flags, uint32_t domid,
+                          const char *name)
+{
     struct xu_vcpu_regs regs;
     int i;
 
     memset(w, 0, sizeof(*w));
+    world_domid = domid;
+    snprintf(world_name, sizeof(world_name), "%s", name);
     strcpy(w->dir, "/tmp/xu-top-XXXXXX");
     if (!mkdtemp(w->dir))
         return -1;
     snprintf(w->kernel, sizeof(w->kernel), "%s/vmlinux", w->dir);
     kernel_path = w->kernel;
-    if (write_kernel(w->kernel, 0) < 0)
+    if (write_kernel(w->kernel, flags) < 0)
         return -1;
     /* function_1, function_2, function_3 in the ratio 1:3:6 */
     if (sim_guest_init(&w->g, XU_GUEST_PV, 1, 0) < 0 ||
@@ -205,7 +227,7 @@ int top_world_init(struct top_world *w, unsigned int flags)
     if (xu_sim_push_vstate(w->g.sim, 0, flags & TOP_WORLD_RUNNABLE ? XU_VSTATE_RUNNABLE :
                            XU_VSTATE_RUNNING, 1000000) < 0)
         return -1;
-    xu_sim_register(w->g.sim, DOMID);
+    xu_sim_register(w->g.sim, domid);
     created_sim = w->g.sim;
     creates = destroys = 0;
     guardian_starts = guardian_stops = 0;

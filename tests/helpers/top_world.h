@@ -35,9 +35,15 @@ struct top_world {
 #define TOP_WORLD_FAKE_CLOCK (1u << 0)  /* the env's clock does not wait (else the real one) */
 #define TOP_WORLD_RUNNABLE   (1u << 1)  /* the vCPU reads as runnable, not running (as
                                          * a domain someone else paused shows it) */
+#define TOP_WORLD_OTHER_NAMES (1u << 2) /* the kernel's functions are other_start,
+                                         * other_loop, other_1, other_2, other_3 */
 
 /* A world.  0 or -1. */
 int top_world_init(struct top_world *w, unsigned int flags);
+/* The same guest as domain domid called name (one of the domains of a
+ * `top --all` test, in a child process of its own).  0 or -1. */
+int top_world_init_domain(struct top_world *w, unsigned int flags, uint32_t domid,
+                          const char *name);
 /* The guest's pause references and mappings left, the guardian's starts
  * and stops: 0 when nothing is held, the guardian stopped as often as
  * started and its word RUNNING; -1 with why.  Removes the directory. */

@@ -202,6 +202,10 @@ expect "xen-uniprof top ratio-pv " ""
 # one DOMAIN; none with --create
 expect "xen-uniprof web1 " ""
 expect "xen-uniprof --create guest.cfg " ""
+# none with --all either, for a recording or top
+expect "xen-uniprof --all -o dir " ""
+expect "xen-uniprof top --all " ""
+expect "xen-uniprof top --a" "--all"
 # xl refusing, then xl missing altogether: the names come from xenstore
 comp_path="$WORK/xs:$PATH"
 expect "xen-uniprof " "convert diff top xs-guest web2"

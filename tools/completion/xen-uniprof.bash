@@ -153,7 +153,7 @@ _xen_uniprof()
             shortargs=FTofe
             longs=(--frequency --jitter --time --samples --output --format --elf
                 --backend --max-depth --unwind --roots --stats --create
-                --destroy "${render[@]}" --palette --verbose --quiet --help
+                --destroy --all "${render[@]}" --palette --verbose --quiet --help
                 --version)
             ;;
         convert)
@@ -173,9 +173,9 @@ _xen_uniprof()
         top)
             shorts=(-b -n -d -F -s -r -e -v -q -h)
             shortargs=ndFsre
-            longs=(--batch --iterations --delay --frequency --sort --rows --elf
-                --backend --max-depth --unwind --roots --no-demangle --verbose
-                --quiet --help)
+            longs=(--all --batch --iterations --delay --frequency --sort --rows
+                --elf --backend --max-depth --unwind --roots --no-demangle
+                --verbose --quiet --help)
             ;;
     esac
 
@@ -192,7 +192,8 @@ _xen_uniprof()
             ((operands++))
             continue
         fi
-        [[ $w == --create || $w == --create=* ]] && create=1
+        # --create and --all name no DOMAIN
+        [[ $w == --create || $w == --create=* || $w == --all ]] && create=1
         case $w in
             --) dashdash=1 ;;
             --*=*) ;;
@@ -271,6 +272,7 @@ _xen_uniprof()
             _xen_uniprof_add "$cur" "${names[@]}"
             ;;
         top)
+            [[ $create ]] && return 0
             ((operands == 0)) || return 0
             local -a names=()
             local name

@@ -24,3 +24,27 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     RUN_GUEST=
     guest_down ratio-$type
 done
+# Every guest at once, two guests up (ratio-pv, nested-pv), each found by name:
+#   top-all-two      `xen-uniprof top --all -b -n 3 -d 10`: exit 0, three snapshots, the
+#                    last one with both domains' header lines and each domain's own
+#                    functions (ratio-pv:function_1..3, nested-pv:function_4 and _5,
+#                    none of one under the other's name), ratio-pv's split within its
+#                    own samples near 10/30/60 %, the guest running afterwards.
+#   top-all-record   `xen-uniprof --all -o DIR -f folded -T 10 --stats .stats.json`:
+#                    exit 0, DIR/ratio-pv.folded and DIR/nested-pv.folded each with its
+#                    own functions, and a statistics file beside each.
+#   top-all-destroy  `xen-uniprof top --all -b -n 8 -d 2`, nested-pv destroyed 7 s in:
+#                    exit 0, one line "domain N (nested-pv) ended" on stderr, nested-pv
+#                    shown before and not in the last snapshot, ratio-pv in every
+#                    later one, and running afterwards.
+guest_up ratio-pv top-all-two top-all-record top-all-destroy
+guest_up nested-pv top-all-two top-all-record top-all-destroy
+RUN_GUEST=ratio-pv
+run top-all-two xen-uniprof top --all -b -n 3 -d 10
+run top-all-record xen-uniprof --all -o /out/top-all-record.d -f folded -T 10 \
+    --stats .stats.json
+run top-all-destroy \
+    sh -c 'xen-uniprof top --all -b -n 8 -d 2 & p=$!; sleep 7; xl destroy nested-pv; wait $p'
+RUN_GUEST=
+guest_down nested-pv
+guest_down ratio-pv

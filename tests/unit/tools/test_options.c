@@ -113,6 +113,18 @@ static void test_create(void **state)
     assert_null(o.domain);
 }
 
+static void test_all(void **state)
+{
+    struct xu_options o;
+
+    assert_int_equal(PARSE(&o, "--all", "-o", "out", "-T", "3", "--stats", ".stats.json"),
+                     XU_PARSE_OK);
+    assert_true(o.all);
+    assert_string_equal(o.output, "out");
+    assert_string_equal(o.stats, ".stats.json");
+    assert_null(o.domain);
+}
+
 static void test_help_and_version(void **state)
 {
     struct xu_options o;
@@ -123,7 +135,7 @@ static void test_help_and_version(void **state)
 }
 
 struct bad_case {
-    const char *argv[4];
+    const char *argv[5];
     int argc;
     const char *must_mention;
 };
@@ -160,12 +172,18 @@ static void test_errors_name_the_option(void **state)
         { { "d", "--weight" }, 2, "--weight needs an argument" },
         { { "d", "--title" }, 2, "--title needs an argument" },
         { { "--create", "x.cfg", "d" }, 3, "unexpected DOMAIN 'd'" },
+        { { "--all" }, 1, "-o DIR" },
+        { { "--all", "-o", "-" }, 3, "-o DIR" },
+        { { "--all", "-o", "x", "d" }, 4, "--all takes no DOMAIN" },
+        { { "--all", "-o", "x", "-e", "g.elf" }, 5, "-e/--elf and --all" },
+        { { "--all", "--create", "x.cfg" }, 3, "--all and --create" },
+        { { "--all", "-o", "x", "--stats", "a/b" }, 5, "suffix" },
     };
     struct xu_options o;
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        const char *av[5] = { "xen-uniprof" };
+        const char *av[6] = { "xen-uniprof" };
         int k;
 
         for (k = 0; k < cases[i].argc; k++)
@@ -184,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_options_after_domain),
         cmocka_unit_test(test_render_options),
         cmocka_unit_test(test_create),
+        cmocka_unit_test(test_all),
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_errors_name_the_option),
     };

@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "top_host.h"
 #include "top_view.h"
 #include "top_world.h"
 
@@ -51,6 +52,45 @@ struct pty {
 };
 
 /* ---- the child: the view, as `xen-uniprof top web1` runs it ---- */
+
+static bool every_guest;        /* the child runs `top --all` instead */
+
+/* `xen-uniprof top --all` over web1 and web2 (tests/helpers/top_host.h):
+ * each domain's process checks its own guest, the report says how the
+ * view ended and what the terminal was left in. */
+static void child_all(void)
+{
+    struct xu_top_all_config cfg;
+    struct xu_record_env env = { 0 };
+    struct xu_log log;
+    struct termios tio;
+    enum xu_record_result r;
+
+    setenv("TERM", "xterm", 1);
+    top_host_reset();
+    top_host_add(5, "web1", 0);
+    top_host_add(6, "web2", TOP_WORLD_OTHER_NAMES)->ends_after = 150;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.top.record.frequency = 100;
+    cfg.top.record.max_depth = 64;
+    cfg.top.record.unwind = XU_UNWIND_AUTO;
+    cfg.top.interval_s = 0.3;
+    cfg.child_env = top_host_child_env;
+    cfg.child_done = top_host_child_done;
+    xu_log_init_stderr(&log, XU_LOG_INFO);
+    env.log = &log;
+    env.domdir_open = top_host_domdir_open;
+    env.stop = xu_top_signals_install();
+    if (!xu_top_screen_usable())
+        _exit(21);
+    r = xu_top_screen_run_all(&cfg, &env, &log);
+    if (tcgetattr(STDIN_FILENO, &tio) < 0)
+        tio.c_lflag = 0;
+    printf("\nTOP-EXIT result=%d icanon=%d echo=%d guest=running\n", (int)r,
+           !!(tio.c_lflag & ICANON), !!(tio.c_lflag & ECHO));
+    fflush(stdout);
+    _exit(r == XU_RECORD_OK ? 0 : 23);
+}
 
 static void child(void)
 {
@@ -97,6 +137,8 @@ static void start(struct pty *p)
     fflush(NULL);
     p->pid = forkpty(&p->fd, NULL, NULL, &ws);
     assert_true(p->pid >= 0);
+    if (p->pid == 0 && every_guest)
+        child_all();
     if (p->pid == 0)
         child();
 }
@@ -280,9 +322,42 @@ static void test_hangup(void **state)
     free(p.out);
 }
 
+/* --all: both domains with their own names, the keys of the one-domain
+ * view refused on the last line, a domain's end there, q restoring the
+ * terminal. */
+static void test_every_guest(void **state)
+{
+    struct pty p;
+    size_t mark;
+
+    (void)state;
+    every_guest = true;
+    start(&p);
+    every_guest = false;
+    expect_screen(&p, 0, "web1:function_3");
+    expect_screen(&p, 0, "web2:other_3");
+    expect_screen(&p, 0, "xen-uniprof top --all: 2 domains");
+    mark = p.len;
+    type(&p, "s");
+    expect_screen(&p, mark, "sort: total |");
+    mark = p.len;
+    type(&p, "+");
+    expect_screen(&p, mark, "a frequency change: in one domain's view only");
+    mark = p.len;
+    type(&p, "\r");
+    expect_screen(&p, mark, "callers and callees: in one domain's view only");
+    /* web2 is destroyed 1.5 s in: it says so, and web1 goes on alone */
+    expect_screen(&p, mark, "domain 6 (web2) ended");
+    mark = p.len;
+    expect_screen(&p, mark, "xen-uniprof top --all: 1 domain,");
+    type(&p, "q");
+    expect_end(&p, done);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_guest),
         cmocka_unit_test(test_keys_resize_and_ctrl_c),
         cmocka_unit_test(test_q_and_ctrl_z),
         cmocka_unit_test(test_hangup),
