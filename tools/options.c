@@ -25,12 +25,14 @@ enum {
     OPT_SAMPLES,
     OPT_ROOTS,
     OPT_JITTER,
+    OPT_SPIN,
     OPT_ALL,
 };
 
 static const struct option long_options[] = {
     { "frequency", required_argument, NULL, 'F' },
     { "jitter",    required_argument, NULL, OPT_JITTER },
+    { "spin",      no_argument,       NULL, OPT_SPIN },
     { "time",      required_argument, NULL, 'T' },
     { "samples",   required_argument, NULL, OPT_SAMPLES },
     { "output",    required_argument, NULL, 'o' },
@@ -68,6 +70,8 @@ static const char usage_text[] =
     "      --jitter=FRACTION  space ticks at random, uniformly within FRACTION of a\n"
     "                         period either side, 0 to 0.9 (default 0: strictly\n"
     "                         periodic), so that no guest can stay in step with them\n"
+    "      --spin             wait for each tick spinning, not sleeping: one dom0\n"
+    "                         vCPU busy throughout; only where it has a CPU to itself\n"
     "  -T, --time=SECONDS     how long to sample, fractions allowed (default: until\n"
     "                         Ctrl-C or the domain ends)\n"
     "      --samples=N        stop after N samples (a stack per vCPU per tick),\n"
@@ -212,6 +216,9 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             if (xu_parse_double(optarg, 0.001, XU_MAX_FREQUENCY, &o->frequency) < 0)
                 return fail(err, errlen, "%s: '%s' is not a frequency in Hz (0.001 to %.0f)",
                             opt_name(c, name, sizeof(name)), optarg, XU_MAX_FREQUENCY);
+            break;
+        case OPT_SPIN:
+            o->spin = true;
             break;
         case OPT_JITTER:
             if (xu_parse_double(optarg, 0, XU_SAMPLER_MAX_JITTER, &o->jitter) < 0)

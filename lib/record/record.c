@@ -370,6 +370,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     cfg.frequency_hz = job->frequency;
     cfg.frequency_now = env->frequency_now;
     cfg.jitter = job->jitter;
+    cfg.spin = job->spin;
     cfg.duration_s = job->duration;
     cfg.max_samples = job->samples;
     cfg.max_depth = job->max_depth;

@@ -56,6 +56,7 @@ struct xu_record_config {
     const char *backend;        /* NULL: the best built one (unless env->backend) */
     double frequency;           /* Hz */
     double jitter;              /* xu_sampler_config.jitter */
+    bool spin;                  /* xu_sampler_config.spin */
     double duration;            /* seconds; 0: until stopped or the domain ends */
     unsigned long samples;      /* stop after this many; 0: no limit */
     unsigned int max_depth;

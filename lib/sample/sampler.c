@@ -61,7 +61,8 @@ static uint64_t now_ns(const struct xu_clock *c)
  * stop being independent; the lab saw shares off by 2-4 points with 2 ms
  * spins on a one-CPU host).  Where wake-ups are later than that (an
  * emulated or overloaded dom0), ticks are late and counted as missed
- * deadlines instead.  The spin ends early when *stop is set.
+ * deadlines instead.  With xu_sampler_config.spin there is no sleep: the
+ * whole wait is spun.  The spin ends early when *stop is set.
  */
 #define MAX_SPIN_NS 50000ULL        /* 50 us */
 #define SPIN_MARGIN_NS 5000ULL      /* sleep this much less than the estimate */
@@ -69,6 +70,7 @@ static uint64_t now_ns(const struct xu_clock *c)
 struct waiter {
     const struct xu_clock *clock;
     uint64_t late_ns;               /* estimated wake-up latency */
+    bool spin;                      /* xu_sampler_config.spin: never sleep */
 };
 
 /* A spin-wait hint: lets a sibling hyperthread run and saves power. */
@@ -96,7 +98,7 @@ static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atom
     lead = w->late_ns + SPIN_MARGIN_NS;
     if (lead > MAX_SPIN_NS)
         lead = MAX_SPIN_NS;
-    if (deadline_ns - now > lead) {
+    if (!w->spin && deadline_ns - now > lead) {
         target = deadline_ns - lead;
         c->sleep_until_ns(c->ctx, target);
         woke = now_ns(c);
@@ -351,7 +353,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     double hz;
     uint64_t alive_every_ns = (uint64_t)(ALIVE_CHECK_S * 1e9);
     const struct xu_clock *clock = xu_clock_or_real(cfg->clock);
-    struct waiter waiter = { .clock = clock, .late_ns = 50000 };
+    struct waiter waiter = { .clock = clock, .late_ns = 50000, .spin = cfg->spin };
     struct xu_pause *own_pause = NULL, *pause = cfg->pause;
     int rc;
 

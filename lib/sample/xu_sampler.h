@@ -90,6 +90,17 @@ struct xu_sampler_config {
     /* No sleeping between ticks: sample back to back (benchmarks, tests). */
     int no_sleep;
     /*
+     * Wait for each deadline by spinning on the clock, never sleeping: the
+     * sampler keeps one dom0 vCPU busy for the whole run, and in exchange
+     * no tick waits on a timer interrupt.  Where timer interrupts are
+     * delivered late and together (an emulated host), a sleeping sampler
+     * wakes with the guest's own timer events and pauses it before their
+     * handlers run, so short interrupt handlers are under-sampled.  Only
+     * for a dom0 vCPU with a physical CPU to itself: on a shared CPU the
+     * spin is the guest's time.
+     */
+    bool spin;
+    /*
      * The measurement of docs/performance.md, not a mode to profile with:
      * never pause the domain; each register read still stops its vCPU
      * inside Xen for the copy, and the stack is then read while the guest

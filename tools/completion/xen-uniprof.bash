@@ -151,7 +151,7 @@ _xen_uniprof()
         record)
             shorts=(-F -T -o -f -e -v -q -h -V)
             shortargs=FTofe
-            longs=(--frequency --jitter --time --samples --output --format --elf
+            longs=(--frequency --jitter --spin --time --samples --output --format --elf
                 --backend --max-depth --unwind --roots --stats --create
                 --destroy --all "${render[@]}" --palette --verbose --quiet --help
                 --version)

@@ -11,14 +11,17 @@ T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 
 # Guest types: pv pvh on x86_64, arm on arm64 (init.sh's LAB_GUEST_TYPES); hcall (the
 # hypercall page and event upcalls) is x86 only.
+# hcall is recorded with --spin, as in profiles.sh.
 for type in ${LAB_GUEST_TYPES:-pv pvh}; do
     progs="ratio nested"
     case $type in pv|pvh) progs="$progs hcall" ;; esac
     for prog in $progs; do
         guest=$prog-nofp-$type
         guest_up $guest
+        spin=
+        [ $prog = hcall ] && spin=--spin
         run $guest-xencall \
-            xen-uniprof $guest -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES --unwind=cfi \
+            xen-uniprof $guest -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES --unwind=cfi $spin \
                 -o /out/$guest-xencall.folded --stats /out/$guest-xencall.stats.json \
                 --elf /guests/$guest.elf --backend xencall
         run $guest-fp-control \

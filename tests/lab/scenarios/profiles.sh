@@ -8,7 +8,11 @@
 #           hypercall page (main;block_for;HYPERVISOR_sched_op;hypercall_page) and
 #           event upcalls below which the interrupted function must appear; one
 #           backend (the unwinding under test does not depend on it), and more xenctx
-#           traces, to catch the vCPU blocked in the hypercall page and in the upcall
+#           traces, to catch the vCPU blocked in the hypercall page and in the upcall;
+#           with --spin (dom0 has CPU 0 to itself here, init.sh): sleeping, the sampler
+#           wakes in the same late batch of the emulator's timers as the guest's timer
+#           events and pauses it before their upcall runs, which then shows in a
+#           quarter to a half of its share (see the man page's --spin)
 # Each run asks for the samples its checks need (--samples) and stops there; $T only
 # caps a run whose guest or host is too slow (xu_lab_seconds= overrides it).
 # One guest at a time: other busy guests would only steal CPU from dom0's profiler.
@@ -52,7 +56,7 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
         guest_up hcall-$type hcall-$type-xenctx hcall-$type-xencall
         xenctx_samples hcall-$type-xenctx hcall-$type 12
         run hcall-$type-xencall \
-            xen-uniprof hcall-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
+            xen-uniprof hcall-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES --spin \
                 -o /out/hcall-$type-xencall.folded --stats /out/hcall-$type-xencall.stats.json \
                 --elf /guests/hcall-$type.elf --backend xencall
         guest_down hcall-$type ;;

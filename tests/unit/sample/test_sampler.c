@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "sim_guest.h"
@@ -489,6 +490,44 @@ static void test_timing_follows_frequency(void **state)
     assert_true(f->st.elapsed_s >= 0.24 && f->st.elapsed_s < 5.0);
 }
 
+/* CPU time this thread used. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+
+    assert_int_equal(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts), 0);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The real clock, 0.3 s at 50 Hz: a sleeping sampler uses a little CPU
+ * around each tick, a spinning one the whole wait (what --spin costs
+ * dom0), and both keep the schedule. */
+static void test_spin_never_sleeps(void **state)
+{
+    struct fixture *f = *state;
+    double cpu[2];
+    int spin;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    f->cfg.no_sleep = 0;
+    f->cfg.frequency_hz = 50;
+    f->cfg.duration_s = 0.3;
+    for (spin = 0; spin < 2; spin++) {
+        double before = thread_cpu_s();
+
+        f->cfg.spin = spin;
+        assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+        cpu[spin] = thread_cpu_s() - before;
+        assert_int_equal(f->st.reason, XU_STOP_DURATION);
+        assert_true(f->st.ticks + f->st.missed_deadlines >= 14);
+        assert_true(f->st.ticks + f->st.missed_deadlines <= 17);
+    }
+    /* sleeping: 15 ticks of microseconds and at most 50 us spun each;
+     * spinning: most of 0.3 s, unless the machine took the CPU away */
+    assert_true(cpu[0] < 0.05);
+    assert_true(cpu[1] > 0.1);
+}
+
 static void test_high_rate_is_kept(void **state)
 {
     struct fixture *f = *state;
@@ -636,6 +675,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stop_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_map_failures_never_leave_paused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timing_follows_frequency, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spin_never_sleeps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_high_rate_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paused_by_other_is_skipped, setup, teardown),
