@@ -111,6 +111,7 @@ guest_up() {
     for i in "$@"; do selected "$i" && wanted=1; done
     [ -n "$wanted" ] || return 0
     echo "@@LAB xl create $name"
+    case $name in *-hvm) free -k > "/out/$name.free-before" 2>&1 ;; esac
     created_at=$(uptime_s)
     if xl create "/etc/xen/$name.cfg" > "/out/$name.create.txt" 2>&1; then
         [ -n "$GUEST_CPUS" ] && xl vcpu-pin "$name" all "$GUEST_CPUS" >> "/out/$name.create.txt" 2>&1
@@ -128,7 +129,8 @@ guest_up() {
 # option ROM before its kernel: wait (60 s at most) until the kernel says GUEST_RUNNING on
 # Xen's debug port, which `xl dmesg` shows as "(dDOMID) ...".  Records the seconds from
 # `xl create` to that line (NAME.boot-secs) and what the device model costs dom0: its
-# resident memory (NAME.dm-rss, kB) and dom0's free memory (NAME.free).
+# resident memory (NAME.dm-rss, kB) and dom0's memory in use before `xl create` and with
+# the guest running (NAME.free-before, NAME.free).
 hvm_wait_running() {
     domid=$(xl domid "$1" 2>/dev/null)
     t0=${created_at:-$(uptime_s)}

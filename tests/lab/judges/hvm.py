@@ -31,10 +31,10 @@ def boot_cost(d, guest, r):
     rss = [int(x) for x in (read_id(d, guest, ".dm-rss", "") or "").split() if x.isdigit()]
     if rss:
         r["device_model_rss_kb"] = sum(rss)
-    free = read_id(d, guest, ".free", "") or ""
-    m = re.search(r"^Mem:\s+(\d+)\s+(\d+)\s+(\d+)", free, re.M)
-    if m:
-        r["dom0_mem_used_kb"], r["dom0_mem_free_kb"] = int(m.group(2)), int(m.group(3))
+    for ext, key in ((".free-before", "dom0_mem_used_before_kb"), (".free", "dom0_mem_used_kb")):
+        m = re.search(r"^Mem:\s+\d+\s+(\d+)", read_id(d, guest, ext, "") or "", re.M)
+        if m:
+            r[key] = int(m.group(1))
 
 
 def judge_by_name(d, sid, m):
