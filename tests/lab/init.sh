@@ -145,7 +145,12 @@ hvm_wait_running() {
         awk '$1 == "VmRSS:" { print $2 }' "/proc/$p/status"
     done > "/out/$1.dm-rss" 2>&1
     free -k > "/out/$1.free" 2>&1
-    echo "@@LAB $1 running after $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+    if [ $i -lt 600 ]; then
+        echo "@@LAB $1 running after $secs s"
+    else
+        echo "@@LAB $1 NOT running after $secs s"
+    fi
     sleep 1
 }
 

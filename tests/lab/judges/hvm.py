@@ -8,9 +8,8 @@ GUEST_RUNNING line, the device model's resident memory and dom0's free memory th
 """
 import re
 
-from .common import (begin, expect_rc, finish, parse_folded, pct, read_id,
-                     stderr_tail, tool_stats, xl_state)
-from .lifecycle import EXIT_DOMAIN_ENDED, chosen_symbols
+from .common import begin, expect_rc, finish, parse_folded, pct, read_id, tool_stats, xl_state
+from .lifecycle import chosen_symbols, destroyed_run
 from .profiles import (CHAIN_VCPU0, EXPECTED, SHARE_TOLERANCE_PP, has_chain,
                        judge as judge_profile)
 from .truth import measured_split
@@ -102,17 +101,10 @@ def judge_create(d, sid, m):
 
 
 def judge_destroyed(d, sid, m):
-    guest = "ratio-hvm"
-    r, reasons, rc = begin(d, sid, guest=guest, program="ratio", tool="xen-uniprof",
-                           guest_type="hvm", backend="xencall")
+    r, reasons = destroyed_run(d, sid, guest="ratio-hvm", program="ratio", guest_type="hvm",
+                               backend="xencall")
     if reasons is None:
         return r
-    expect_rc(d, sid, rc, EXIT_DOMAIN_ENDED, reasons)
-    r.update(tool_stats(d, sid))
-    err = read_id(d, sid, ".stderr", "") or ""
-    r["message"] = next((l for l in err.splitlines() if "was destroyed" in l), None)
-    if not r["message"]:
-        reasons.append("no message that the domain was destroyed: %s" % stderr_tail(d, sid))
     stacks = parse_folded(read_id(d, sid, ".folded"))
     total = sum(c for _, c in stacks)
     r["samples_in_output"] = total
