@@ -111,13 +111,47 @@ guest_up() {
     for i in "$@"; do selected "$i" && wanted=1; done
     [ -n "$wanted" ] || return 0
     echo "@@LAB xl create $name"
+    case $name in *-hvm) free -k > "/out/$name.free-before" 2>&1 ;; esac
+    created_at=$(uptime_s)
     if xl create "/etc/xen/$name.cfg" > "/out/$name.create.txt" 2>&1; then
         [ -n "$GUEST_CPUS" ] && xl vcpu-pin "$name" all "$GUEST_CPUS" >> "/out/$name.create.txt" 2>&1
-        sleep 2
+        case $name in
+            *-hvm) hvm_wait_running "$name" ;;
+            *) sleep 2 ;;
+        esac
         xl list "$name" > "/out/$name.create-xllist.txt" 2>&1
     else
         echo "@@LAB xl create $name FAILED"; cat "/out/$name.create.txt"
     fi
+}
+
+# hvm_wait_running NAME: an HVM guest runs hvmloader, SeaBIOS and the device model's
+# option ROM before its kernel: wait (60 s at most) until the kernel says GUEST_RUNNING on
+# Xen's debug port, which `xl dmesg` shows as "(dDOMID) ...".  Records the seconds from
+# `xl create` to that line (NAME.boot-secs) and what the device model costs dom0: its
+# resident memory (NAME.dm-rss, kB) and dom0's memory in use before `xl create` and with
+# the guest running (NAME.free-before, NAME.free).
+hvm_wait_running() {
+    domid=$(xl domid "$1" 2>/dev/null)
+    t0=${created_at:-$(uptime_s)}
+    i=0
+    while ! xl dmesg 2>/dev/null | grep -q "(d$domid) .*GUEST_RUNNING" && [ $i -lt 600 ]; do
+        usleep 100000
+        i=$((i + 1))
+    done
+    t1=$(uptime_s)
+    echo "$t0 $t1" > "/out/$1.boot-secs"
+    for p in $(pidof xen-qemu-system-i386); do
+        awk '$1 == "VmRSS:" { print $2 }' "/proc/$p/status"
+    done > "/out/$1.dm-rss" 2>&1
+    free -k > "/out/$1.free" 2>&1
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+    if [ $i -lt 600 ]; then
+        echo "@@LAB $1 running after $secs s"
+    else
+        echo "@@LAB $1 NOT running after $secs s"
+    fi
+    sleep 1
 }
 
 guest_down() {

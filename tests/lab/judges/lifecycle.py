@@ -240,17 +240,25 @@ def judge_admin_paused_mid(d, sid, m):
     return finish(r, reasons)
 
 
-def judge_destroyed(d, sid, m):
-    guest = "ratio-pv"
-    r, reasons, rc = begin(d, sid, guest=guest, tool="xen-uniprof", guest_type="pv")
+def destroyed_run(d, sid, **fields):
+    """A run whose guest was destroyed under it: exit 6 and the message that says so.
+    (result, reasons), reasons None when the scenario did not run."""
+    r, reasons, rc = begin(d, sid, tool="xen-uniprof", **fields)
     if reasons is None:
-        return r
+        return r, None
     expect_rc(d, sid, rc, EXIT_DOMAIN_ENDED, reasons)
     r.update(tool_stats(d, sid))
     err = read_id(d, sid, ".stderr", "") or ""
     r["message"] = next((l for l in err.splitlines() if "was destroyed" in l), None)
     if not r["message"]:
         reasons.append("no message that the domain was destroyed: %s" % stderr_tail(d, sid))
+    return r, reasons
+
+
+def judge_destroyed(d, sid, m):
+    r, reasons = destroyed_run(d, sid, guest="ratio-pv", guest_type="pv")
+    if reasons is None:
+        return r
     check_ratio_profile(d, sid, r, reasons, 1000)
     return finish(r, reasons)
 
