@@ -346,8 +346,10 @@ static void test_every_guest(void **state)
     mark = p.len;
     type(&p, "\r");
     expect_screen(&p, mark, "callers and callees: in one domain's view only");
-    /* web2 is destroyed 1.5 s in: it says so, and web1 goes on alone */
-    expect_screen(&p, mark, "domain 6 (web2) ended");
+    /* web2 is destroyed after 150 ticks: it says so, and web1 goes on
+     * alone.  On a loaded machine that may come before the keys above
+     * were answered, so the line is looked for in all the output. */
+    expect_screen(&p, 0, "domain 6 (web2) ended");
     mark = p.len;
     expect_screen(&p, mark, "xen-uniprof top --all: 1 domain,");
     type(&p, "q");
