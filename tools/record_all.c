@@ -155,7 +155,7 @@ int xu_record_all(const struct xu_options *o, struct xu_log *log, volatile sig_a
     };
     int rc;
 
-    r.fmt = xu_output_find(o->format ? o->format : "svg");
+    r.fmt = o->format ? xu_output_find(o->format) : xu_output_default();
     if (!r.fmt) {
         xu_error(log, "unknown format '%s' (see xen-uniprof --help)", o->format);
         return XU_EXIT_USAGE;

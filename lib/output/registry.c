@@ -36,6 +36,11 @@ const struct xu_output_ops *xu_output_find(const char *name)
     return NULL;
 }
 
+const struct xu_output_ops *xu_output_default(void)
+{
+    return &xu_output_svg;
+}
+
 /*
  * Whether the file name part of path ends with ext (case-insensitively, so
  * "PROFILE.SVG" works) and has something before it: ".folded" alone is a

@@ -126,6 +126,9 @@ struct xu_output_ops {
 extern const struct xu_output_ops *const xu_output_formats[];
 
 const struct xu_output_ops *xu_output_find(const char *name);
+/* What a recording is written as when neither -f nor -o's extension says:
+ * the interactive flame graph. */
+const struct xu_output_ops *xu_output_default(void);
 /* The format whose extension path ends with, or NULL. */
 const struct xu_output_ops *xu_output_for_path(const char *path);
 

@@ -18,13 +18,6 @@
 #include "unwind/xu_cfi.h"
 #endif
 
-static const struct xu_output_ops *default_format(void)
-{
-    const struct xu_output_ops *ops = xu_output_find("svg");
-
-    return ops ? ops : &xu_output_folded;
-}
-
 static void list_formats(char *buf, size_t len)
 {
     size_t i, used = 0;
@@ -62,7 +55,7 @@ enum xu_record_result xu_record_choose_output(const struct xu_record_config *job
             return XU_RECORD_USAGE;
         }
     } else {
-        *ops = default_format();
+        *ops = xu_output_default();
     }
 
     if (job->output) {
