@@ -93,21 +93,20 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
  * not be final yet (an HVM guest's firmware loads its kernel after the
  * domain starts; until then the ELF's addresses hold the firmware or
  * nothing), so anything but a match is only noted, for a second look once
- * sampling is over.  Returns the verdict (unknown when the check failed).
+ * sampling is over.  Returns whether that second look is due.
  */
-static enum xu_elf_verdict check_elf_matches(const char *path, struct xu_target *t,
-                                             struct xu_mem *m, struct xu_pause *pause,
-                                             bool provisional, struct xu_log *log)
+static bool check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
+                              struct xu_pause *pause, bool provisional, struct xu_log *log)
 {
     struct xu_elf_match match;
 
     if (xu_elf_match_guest(path, t, m, pause, log, &match) < 0)
-        return XU_ELF_UNKNOWN;
+        return provisional;
     if (provisional && match.verdict != XU_ELF_MATCH) {
         xu_info(log, "%s is not in domain %" PRIu32 "'s memory yet (%s: an HVM guest's "
                 "firmware loads its kernel after it starts); checking again after sampling",
                 path, t->domid, xu_elf_verdict_name(match.verdict));
-        return match.verdict;
+        return true;
     }
     switch (match.verdict) {
     case XU_ELF_MISMATCH:
@@ -128,7 +127,7 @@ static enum xu_elf_verdict check_elf_matches(const char *path, struct xu_target 
                 "where the ELF says)", path);
         break;
     }
-    return match.verdict;
+    return false;
 }
 
 /* The real guardian, when the environment brings none. */
@@ -349,9 +348,9 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         ec = XU_RECORD_FAILURE;
         goto out;
     }
-    if (elf.path && check_elf_matches(elf.path, &target, mem, pause,
-                                      info.type == XU_GUEST_HVM, log) != XU_ELF_MATCH)
-        recheck_elf = info.type == XU_GUEST_HVM;
+    if (elf.path)
+        recheck_elf = check_elf_matches(elf.path, &target, mem, pause,
+                                        info.type == XU_GUEST_HVM, log);
     if (xu_pause_stuck(pause)) {
         /* The check's unpause failed for good, and said so with the fix. */
         ec = XU_RECORD_FAILURE;
