@@ -57,16 +57,14 @@ static int record_child(void *ctx, const struct xu_fleet_member *m, int fd,
     struct all_run *r = ctx;
     struct xu_options o = *r->o;
     struct xu_log_prefixed log;
-    char domid[16], base[128], prefix[160];
+    char base[128];
     char *output = NULL, *stats = NULL;
     const char *ext = r->fmt->extensions;
     int rc = XU_EXIT_FAILURE;
 
     (void)fd;
     file_base(&m->dom, base, sizeof(base));
-    snprintf(domid, sizeof(domid), "%" PRIu32, m->dom.domid);
-    snprintf(prefix, sizeof(prefix), "domain %" PRIu32 " (%.100s): ", m->dom.domid, m->dom.name);
-    xu_log_prefixed_init(&log, r->log, prefix);
+    xu_fleet_child_log(&log, r->log, m);
     if (asprintf(&output, "%s/%s%.*s", r->o->output, base, (int)strcspn(ext, " "), ext) < 0) {
         output = NULL;
         goto out;
@@ -75,8 +73,7 @@ static int record_child(void *ctx, const struct xu_fleet_member *m, int fd,
         stats = NULL;
         goto out;
     }
-    /* the domain by its id: its name may be taken by a newer one */
-    o.domain = domid;
+    o.domain = m->id;
     o.output = output;
     o.stats = stats;
     o.format = r->fmt->name;

@@ -127,6 +127,15 @@ static void child_main(struct fleet *f, struct xu_fleet_member *m, int fd, pid_t
     _exit(status & 0xff);
 }
 
+void xu_fleet_child_log(struct xu_log_prefixed *log, struct xu_log *up,
+                        const struct xu_fleet_member *m)
+{
+    char prefix[sizeof(log->prefix)];
+
+    snprintf(prefix, sizeof(prefix), "domain %" PRIu32 " (%.100s): ", m->dom.domid, m->dom.name);
+    xu_log_prefixed_init(log, up, prefix);
+}
+
 static void start(struct fleet *f, const struct xu_domain_entry *d)
 {
     struct xu_fleet_member *m = &f->m[f->n];
@@ -137,6 +146,7 @@ static void start(struct fleet *f, const struct xu_domain_entry *d)
 
     memset(m, 0, sizeof(*m));
     m->dom = *d;
+    snprintf(m->id, sizeof(m->id), "%" PRIu32, d->domid);
     m->fd = -1;
     if (f->cfg->pipes && pipe2(fds, O_CLOEXEC) < 0) {
         xu_error(f->log, "domain %" PRIu32 " (%s): pipe: %s", d->domid, d->name, strerror(errno));

@@ -42,6 +42,9 @@
 
 struct xu_fleet_member {
     struct xu_domain_entry dom;
+    /* The domain as the child's run asks for it: by its id, because by the
+     * time the child looks, its name may be a newer domain's. */
+    char id[16];
     pid_t pid;
     int fd;                     /* read end of the child's pipe; -1: none or closed */
     void *data;                 /* the caller's */
@@ -86,6 +89,13 @@ struct xu_fleet_config {
     const struct xu_fleet_ops *ops;
     void *ctx;
 };
+
+/*
+ * In a child: log for its run, every message after "domain ID (NAME): "
+ * and on to up (the reason the last warning or error gave is kept there).
+ */
+void xu_fleet_child_log(struct xu_log_prefixed *log, struct xu_log *up,
+                        const struct xu_fleet_member *m);
 
 /*
  * Run the fleet until it is stopped (or, without follow, every child has

@@ -59,7 +59,6 @@ static int run_child(void *ctx, const struct xu_fleet_member *m, int fd,
     struct xu_record_env env = *a->env;
     struct xu_top_view view = { 0 };
     struct child c;
-    char domid[16], prefix[sizeof(c.log.prefix)];
     int rc;
 
     if (a->cfg->child_env && (rc = a->cfg->child_env(a->cfg->child_ctx, &m->dom, &env)) != 0)
@@ -67,13 +66,10 @@ static int run_child(void *ctx, const struct xu_fleet_member *m, int fd,
     c.out = fdopen(fd, "w");
     if (!c.out)
         return XU_RECORD_FAILURE;
-    snprintf(prefix, sizeof(prefix), "domain %" PRIu32 " (%.100s): ", m->dom.domid, m->dom.name);
-    xu_log_prefixed_init(&c.log, env.log, prefix);
+    xu_fleet_child_log(&c.log, env.log, m);
     env.log = &c.log.log;
     env.stop = stop;
-    /* the domain by its id: its name may be taken by a newer one */
-    snprintf(domid, sizeof(domid), "%" PRIu32, m->dom.domid);
-    top.record.domain = domid;
+    top.record.domain = m->id;
     top.record.elf = NULL;
     top.iterations = 0;         /* the parent counts the snapshots */
     view.show = child_show;
