@@ -103,6 +103,23 @@ AC_DEFUN([XU_CHECK_XEN_BACKENDS], [
     dnl xl-plugin: libxl, and libxlutil to read xl config files (--create).
     XU_XEN_PKG([XENLIGHT], [xenlight xlutil xentoollog])
     have_xenlight=$xu_pkg_ok
+    dnl The plugin pins libxl's API at 4.8's.  libxl.h names the versions it
+    dnl accepts, and 4.8's own stops at 0x040500: there the pin is left out, and
+    dnl libxl.h's default, its own 4.8 API, is the same.
+    AS_IF([test "x$have_xenlight" = xyes], [
+      xu_save_CPPFLAGS=$CPPFLAGS
+      CPPFLAGS="$CPPFLAGS $XENLIGHT_CFLAGS"
+      AC_CACHE_CHECK([whether libxl.h accepts LIBXL_API_VERSION 0x040800],
+        [xu_cv_libxl_api_040800], [
+        AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#define LIBXL_API_VERSION 0x040800
+#include <libxl.h>
+]], [])], [xu_cv_libxl_api_040800=yes], [xu_cv_libxl_api_040800=no])])
+      AS_IF([test "x$xu_cv_libxl_api_040800" = xyes],
+        [AC_DEFINE([HAVE_LIBXL_API_VERSION_040800], [1],
+          [libxl.h accepts LIBXL_API_VERSION 0x040800 (Xen 4.9 and later)])])
+      CPPFLAGS=$xu_save_CPPFLAGS
+    ])
 
     dnl A staged Xen from a newer Debian than the host (4.20 from trixie on
     dnl bookworm) has libraries that need a newer glibc (GLIBC_2.38 symbol

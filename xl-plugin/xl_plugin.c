@@ -18,8 +18,11 @@
 #include "config.h"
 
 /* Pin the libxl API: its macros keep this signature set (the 3-argument
- * libxl_retrieve_domain_configuration, ...) from Xen 4.8 on. */
+ * libxl_retrieve_domain_configuration, ...) from Xen 4.8 on.  Xen 4.8's own
+ * libxl.h knows no 0x040800 (configure checks): its default is that API. */
+#ifdef HAVE_LIBXL_API_VERSION_040800
 #define LIBXL_API_VERSION 0x040800
+#endif
 
 #include <dirent.h>
 #include <errno.h>

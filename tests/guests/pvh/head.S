@@ -23,6 +23,9 @@
 
 NOTE(XEN_ELFNOTE_GUEST_OS,     .asciz "xu-guest")
 NOTE(XEN_ELFNOTE_XEN_VERSION,  .asciz "xen-3.0")
+/* Xen 4.8's libelf takes no image whose loader is not "generic" (or OS "linux"): without
+ * it, its domain builder ignores the notes and wants a 32-bit firmware ELF instead. */
+NOTE(XEN_ELFNOTE_LOADER,       .asciz "generic")
 NOTE(XEN_ELFNOTE_PHYS32_ENTRY, .long pvh_start32)
 
     .section .text.boot, "ax"
