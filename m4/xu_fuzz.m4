@@ -14,7 +14,7 @@ AC_DEFUN([XU_ARG_ENABLE_FUZZING], [
     [], [enable_fuzzing=no])
   FUZZ_LDFLAGS=
   AS_IF([test "x$enable_fuzzing" = xyes], [
-    xu_san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    xu_san="XU_SANITIZER_FLAGS"
     AC_MSG_CHECKING([whether $CC builds libFuzzer harnesses])
     xu_save_CFLAGS=$CFLAGS
     CFLAGS="$CFLAGS -fsanitize=fuzzer $xu_san"

@@ -6,6 +6,11 @@ dnl `make check` stops at the first out-of-bounds access, use after free or
 dnl undefined operation instead of passing by luck.  Not for a package: the
 dnl runtime costs twice the time and far more memory.  configure fails when
 dnl the compiler cannot link a sanitized program.
+dnl XU_SANITIZER_FLAGS: ASan and UBSan, stopping at the first undefined operation; the
+dnl flags of this option and of --enable-fuzzing (m4/xu_fuzz.m4).
+AC_DEFUN([XU_SANITIZER_FLAGS],
+  [-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer])
+
 AC_DEFUN([XU_ARG_ENABLE_SANITIZERS], [
   AC_ARG_ENABLE([sanitizers],
     [AS_HELP_STRING([--enable-sanitizers],
@@ -14,7 +19,7 @@ AC_DEFUN([XU_ARG_ENABLE_SANITIZERS], [
   AS_IF([test "x$enable_sanitizers" = xyes], [
     AS_IF([test "x$enable_fuzzing" = xyes],
       [AC_MSG_ERROR([--enable-fuzzing already builds with the sanitizers: give one of the two])])
-    xu_san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    xu_san="XU_SANITIZER_FLAGS"
     AC_MSG_CHECKING([whether $CC links with $xu_san])
     xu_save_CFLAGS=$CFLAGS
     CFLAGS="$CFLAGS $xu_san"
