@@ -32,9 +32,10 @@ static void write_hist(FILE *f, const char *name, const struct xu_hist *h)
 /*
  * Samples by state (what the profile holds), then per vCPU the ticks it
  * spent in each state (every tick counts for every vCPU, sampled or not),
- * the time that stands for (the run's elapsed time shared out per tick),
- * and the CPU time Xen accounted to it between its first and last read
- * (null when no read succeeded: a backend without states).
+ * their mean lateness, their paused windows summed, the time they stand for
+ * (the run's elapsed time shared out per tick), and the CPU time Xen
+ * accounted to it between its first and last read (null when no read
+ * succeeded: a backend without states).
  */
 static void write_states(FILE *f, const struct xu_sampler_stats *st,
                          const struct xu_profile_totals *tot)
@@ -58,6 +59,10 @@ static void write_states(FILE *f, const struct xu_sampler_stats *st,
         for (k = 0; k < XU_VSTATE__COUNT; k++)
             fprintf(f, "%s\"%s\": %.1f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
                     ty->ticks[k] ? (double)ty->late_ns[k] / (double)ty->ticks[k] / 1e3 : 0.0);
+        fprintf(f, "}, \"paused_s\": {");
+        for (k = 0; k < XU_VSTATE__COUNT; k++)
+            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),
+                    (double)ty->paused_ns[k] / 1e9);
         fprintf(f, "}, \"time_s\": {");
         for (k = 0; k < XU_VSTATE__COUNT; k++)
             fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", xu_vstate_name((enum xu_vstate)k),

@@ -175,9 +175,10 @@ static void read_states(struct xu_target *t, struct vcpu_buf *bufs, unsigned int
     }
 }
 
-/* After a tick that counted: each vCPU's state and CPU time into the run's tally. */
+/* After a tick that counted: each vCPU's state and CPU time, and the tick's
+ * lateness and paused window by that state, into the run's tally. */
 static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *bufs,
-                         unsigned int nr_vcpus, uint64_t late_ns)
+                         unsigned int nr_vcpus, uint64_t late_ns, uint64_t paused_ns)
 {
     unsigned int v;
 
@@ -186,6 +187,7 @@ static void tally_states(struct xu_sampler_stats *st, const struct vcpu_buf *buf
 
         ty->ticks[bufs[v].state]++;
         ty->late_ns[bufs[v].state] += late_ns;
+        ty->paused_ns[bufs[v].state] += paused_ns;
         if (bufs[v].state == XU_VSTATE_UNKNOWN || !bufs[v].have_prev)
             continue;
         if (!ty->cpu_seen) {
@@ -461,7 +463,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         st->ticks++;
         xu_hist_add(&st->paused_ns, paused_ns);
         xu_hist_add(&st->late_ns, late_ns);
-        tally_states(st, bufs, nr_vcpus, late_ns);
+        tally_states(st, bufs, nr_vcpus, late_ns, paused_ns);
 
         /*
          * A vCPU or stack that cannot be read may be a domain being torn

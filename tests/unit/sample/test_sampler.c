@@ -600,6 +600,57 @@ static void test_lateness_by_state(void **state)
     assert_int_equal(f->st.late_ns.min, 0);
 }
 
+/* A test's clock that moves STEP_NS at every reading, so every paused
+ * window (two readings apart, or more) has a length. */
+#define STEP_NS 1000ULL
+static uint64_t step_now(void *ctx)
+{
+    uint64_t *now = ctx;
+
+    return *now += STEP_NS;
+}
+
+static void step_sleep_until(void *ctx, uint64_t deadline)
+{
+    uint64_t *now = ctx;
+
+    if (deadline > *now)
+        *now = deadline;
+}
+
+/*
+ * Each tick's paused window is tallied under the state it sampled, and
+ * the tallies add up to the windows' total: the time the samples cannot
+ * see, per state (a blocked vCPU stays blocked in Xen's runstate while
+ * paused, a running one does not).
+ */
+static void test_paused_by_state(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t now = 1000000000ULL;
+    struct xu_clock clock = { .now_ns = step_now, .sleep_until_ns = step_sleep_until,
+                              .ctx = &now };
+    const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
+
+    push(f, 0, 0, chain_a, 3, 1);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 10), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 0), 0);
+    f->cfg.no_sleep = 0;
+    f->cfg.clock = &clock;
+    f->cfg.max_ticks = 100;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.ticks, 100);
+    assert_int_equal(ty->ticks[XU_VSTATE_RUNNING], 50);
+    assert_int_equal(ty->ticks[XU_VSTATE_BLOCKED], 50);
+    assert_true(f->st.paused_ns.sum >= 100 * STEP_NS);
+    assert_int_equal(ty->paused_ns[XU_VSTATE_RUNNING] + ty->paused_ns[XU_VSTATE_BLOCKED],
+                     f->st.paused_ns.sum);
+    /* the same path in both states: the same windows */
+    assert_int_equal(ty->paused_ns[XU_VSTATE_RUNNING], ty->paused_ns[XU_VSTATE_BLOCKED]);
+    assert_int_equal(ty->paused_ns[XU_VSTATE_RUNNABLE], 0);
+    assert_int_equal(ty->paused_ns[XU_VSTATE_UNKNOWN], 0);
+}
+
 /* A test's clock whose sleeps end exactly at their deadline. */
 static void exact_sleep_until(void *ctx, uint64_t deadline)
 {
@@ -678,6 +729,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_spin_never_sleeps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_high_rate_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lateness_by_state, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paused_by_state, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paused_by_other_is_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_ends_loop, setup, teardown),
