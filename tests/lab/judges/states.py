@@ -6,11 +6,11 @@ states-hcall-<type>: the blocking guest.  One recording, three views of it (conv
   oncpu  --state=oncpu: the busy functions' shares among the busy samples within
          TRUTH_TOLERANCE_PP of the split the guest executed (GOAL_PP reported);
   split  --state=split: the [blocked] share of all samples within BLOCKED_TOLERANCE_PP of
-         the blocked share the guest read in its runstate area, of the time it was not
-         paused (samples are taken unpaused; a paused running vCPU is offline to Xen, a
-         paused blocked one stays blocked); the wall time the guest measured inside its
-         SCHEDOP_block calls is reported beside it (it also holds the hypercall's entry and
-         exit, which a sampler sees as running: 5-6 points more on PVH under TCG);
+         the blocked share of the time the guest read in its runstate area (see below);
+         its share of the time not paused, and the wall time the guest measured inside
+         its SCHEDOP_block calls, are reported beside it (the latter also holds the
+         hypercall's entry and exit, which a sampler sees as running: 5-6 points more on
+         PVH under TCG);
   cpu    --weight=cpu: the profile's total within CPU_TOLERANCE_PCT of the CPU time Xen
          accounted over the run (--stats), and the share of the run that makes within
          CPU_SHARE_TOLERANCE_PP of the running share of the runstate the guest read.
@@ -41,25 +41,30 @@ MIN_SAMPLES = 14000
 MAX_MISSED_PCT = 25.0
 # The [blocked] share is a share of instants, Xen's runstate one of time.  At a fixed
 # period (499 Hz, 4.17) states-hcall-pv came out +0.6 to +7.3 points over the runstate in
-# 7 runs (the CI run that failed: +6.20), PVH within 2.4: the guest's cycle (work, then
-# 3 ms blocked in system time) is stretched by every pause that lands in its work, so it
-# falls into step with periodic ticks.  scenarios/states.sh therefore records it with
-# --jitter=0.5: -1.50 and +0.11 on PV, -1.30 on PVH, on a quiet host; +4.96 on PV (and
-# -1.23 on PVH) with a compiler running beside the lab (3,457 deadlines missed), where the
-# guest's own wall time in SCHEDOP_block and Xen's runstate differed by 4.1 points too.
-# The goal is 2 points; the gate is 4.
-# The CI run after that (jittered, 56 deadlines missed) still put PV at +6.01, and its
-# --stats showed why: the ticks that found the vCPU blocked had started 467 us late on
-# average, those that found it running 397 us (late_us_mean).  Under TCG on a 2-core
-# host, dom0's emulated CPU gets less of the host while the guest's runs, so ticks due
-# while the guest runs come late, some of them after it has blocked: samples move from
-# running into blocked, a fault of the lab's host, not of the samples' states.  The runs
-# on record: skew (blocked minus running) +70 and +102 us gave +6.01 and +7.32 points;
-# +14, -19 and -25 us gave +0.11, -1.48 and +2.79.  Past the gate with a skew over
-# LATENESS_SKEW_US, the blocked share is a known failure (reported with both figures),
-# not a verdict on the profiler; without the skew it fails.  A threshold between those
-# runs, not a measured law.
-BLOCKED_TOLERANCE_PP = 4.0
+# 7 runs: the guest's cycle (work, then 3 ms blocked in system time) is stretched by every
+# pause that lands in its work, so it falls into step with periodic ticks; hence
+# scenarios/states.sh's --jitter=0.5.  Sleeping, the sampler still came out +5.68 and
+# +6.01 in two CI runs and +2.42 on a quiet host: the ticks that found the vCPU blocked
+# had started later than those that found it running (late_us_mean, +40 to +123 us), so
+# ticks due in its work landed in the block after it.  Hence --spin (dom0 has a CPU of
+# its own): 18-24 us late on a quiet host.
+# What the samples are compared with: the ticks come at (jittered) times of the wall
+# clock, whatever the guest does, and each reads the vCPU's state just before it pauses
+# the guest.  Each window therefore goes with the state its tick read: a running vCPU's
+# (offline in Xen's runstate, then runnable until Xen runs it again) with running, a
+# blocked one's (still blocked to Xen) with blocked.  So the samples are a share of all
+# the time, and the runstate's blocked time over all of it is what they estimate.
+# Spinning, in 12 runs in 7 boots (quiet, and with 20-40 % of a host core taken beside
+# QEMU) they came out -0.30 to +1.75 points from it, however long the windows were
+# (offline 5.2-9.9 % of the time); against the runstate's share of the time not paused
+# (offline taken out: the judge's truth before, which counts a running vCPU's windows
+# nowhere and a blocked one's as blocked) -0.61 to -3.45, the further the longer.
+# A sampler still held back while the guest runs (the ticks that found it blocked started
+# over LATENESS_SKEW_US later than those that found it running) counts too many samples
+# blocked: past the gate in that direction and with that skew, the blocked share is a
+# known failure, reported with both figures, a fault of the host rather than of the
+# samples' states; otherwise it fails.
+BLOCKED_TOLERANCE_PP = 2.0
 LATENESS_SKEW_US = 40.0
 CPU_TOLERANCE_PCT = 2.0
 CPU_SHARE_TOLERANCE_PP = 2.0
@@ -165,10 +170,12 @@ def judge(d, sid, m):
                                % (r["state_pct"].get("[running]", 0), MIN_RUNNING_ALONE_PCT))
         else:
             got = r["state_pct"].get("[blocked]", 0.0)
-            want = details.get("xen_blocked_unpaused_pct")
+            want = details.get("xen_blocked_pct")
             r["blocked"] = {"measured": got, "expected": want,
-                            "expected_from": "guest's runstate, blocked of the time not paused",
-                            "xen_blocked_pct": details.get("xen_blocked_pct"),
+                            "expected_from": "guest's runstate, blocked of all the time",
+                            "runstate_unpaused_pct": details.get("xen_blocked_unpaused_pct"),
+                            "windows_blocked_s": (vcpu0_states(stats).get("paused_s")
+                                                  or {}).get("blocked"),
                             "wall_in_schedop_block_pct": details.get("blocked_wall_pct")}
             if want is None or want < MIN_BLOCKED_PCT:
                 reasons.append("the guest blocked for %s%% of the time (need >= %.0f%%)"
@@ -178,9 +185,9 @@ def judge(d, sid, m):
                 skew = (late["blocked"] - late["running"]
                         if "blocked" in late and "running" in late else None)
                 r["blocked"]["late_us_skew"] = round(skew, 1) if skew is not None else None
-                msg = ("%.2f%% of samples blocked (the guest's runstate: %.2f%% of the time not "
-                       "paused +- %.0f)" % (got, want, BLOCKED_TOLERANCE_PP))
-                if skew is not None and skew > LATENESS_SKEW_US:
+                msg = ("%.2f%% of samples blocked (the guest's runstate: %.2f%% of the time "
+                       "+- %.0f)" % (got, want, BLOCKED_TOLERANCE_PP))
+                if skew is not None and skew > LATENESS_SKEW_US and got > want:
                     known_failure(r, reasons, msg + "; ticks that found it blocked started "
                                   "%.0f us later than those that found it running: the host "
                                   "held the sampler back while the guest ran (see "
