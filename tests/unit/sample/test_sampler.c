@@ -567,6 +567,23 @@ static void lc_sleep_until(void *ctx, uint64_t deadline)
     c->now = deadline + (c->sleeps++ % 2 ? LATE_NS : 0);
 }
 
+/* 100 ticks on clock, the vCPU running at one and blocked at the next: 50 each. */
+static void run_alternating(struct fixture *f, const struct xu_clock *clock)
+{
+    const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
+
+    push(f, 0, 0, chain_a, 3, 1);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 10), 0);
+    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 0), 0);
+    f->cfg.no_sleep = 0;
+    f->cfg.clock = clock;
+    f->cfg.max_ticks = 100;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_int_equal(f->st.ticks, 100);
+    assert_int_equal(ty->ticks[XU_VSTATE_RUNNING], 50);
+    assert_int_equal(ty->ticks[XU_VSTATE_BLOCKED], 50);
+}
+
 /*
  * Each tick's lateness is measured and tallied under the state it sampled:
  * a sampler that wakes late whenever the guest blocks shows it in --stats,
@@ -579,19 +596,10 @@ static void test_lateness_by_state(void **state)
     struct xu_clock clock = { .now_ns = lc_now, .sleep_until_ns = lc_sleep_until, .ctx = &lc };
     const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
 
-    push(f, 0, 0, chain_a, 3, 1);
     /* tick 0 (on time) running, tick 1 (after the first sleep, on time)
      * blocked, tick 2 (late) running, tick 3 (on time) blocked, ... */
-    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 10), 0);
-    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 0), 0);
-    f->cfg.no_sleep = 0;
-    f->cfg.clock = &clock;
-    f->cfg.max_ticks = 100;
-    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
-    assert_int_equal(f->st.ticks, 100);
+    run_alternating(f, &clock);
     assert_int_equal(f->st.missed_deadlines, 0);
-    assert_int_equal(ty->ticks[XU_VSTATE_RUNNING], 50);
-    assert_int_equal(ty->ticks[XU_VSTATE_BLOCKED], 50);
     /* the running ticks after the first: 49 of them late */
     assert_int_equal(ty->late_ns[XU_VSTATE_RUNNING], 49 * LATE_NS);
     assert_int_equal(ty->late_ns[XU_VSTATE_BLOCKED], 0);
@@ -632,16 +640,7 @@ static void test_paused_by_state(void **state)
                               .ctx = &now };
     const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
 
-    push(f, 0, 0, chain_a, 3, 1);
-    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_RUNNING, 10), 0);
-    assert_int_equal(xu_sim_push_vstate(f->g.sim, 0, XU_VSTATE_BLOCKED, 0), 0);
-    f->cfg.no_sleep = 0;
-    f->cfg.clock = &clock;
-    f->cfg.max_ticks = 100;
-    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
-    assert_int_equal(f->st.ticks, 100);
-    assert_int_equal(ty->ticks[XU_VSTATE_RUNNING], 50);
-    assert_int_equal(ty->ticks[XU_VSTATE_BLOCKED], 50);
+    run_alternating(f, &clock);
     assert_true(f->st.paused_ns.sum >= 100 * STEP_NS);
     assert_int_equal(ty->paused_ns[XU_VSTATE_RUNNING] + ty->paused_ns[XU_VSTATE_BLOCKED],
                      f->st.paused_ns.sum);
