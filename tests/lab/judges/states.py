@@ -54,7 +54,7 @@ MAX_MISSED_PCT = 25.0
 # (offline in Xen's runstate, then runnable until Xen runs it again) with running, a
 # blocked one's (still blocked to Xen) with blocked.  So the samples are a share of all
 # the time, and the runstate's blocked time over all of it is what they estimate.
-# Spinning, in 12 runs in 7 boots (quiet, and with 20-40 % of a host core taken beside
+# Spinning, in 12 runs in 6 boots (quiet, and with 20-40 % of a host core taken beside
 # QEMU) they came out -0.30 to +1.75 points from it, however long the windows were
 # (offline 5.2-9.9 % of the time); against the runstate's share of the time not paused
 # (offline taken out: the judge's truth before, which counts a running vCPU's windows
