@@ -126,9 +126,9 @@ struct xu_vcpu_tally {
      * samples from that state into whatever follows it. */
     uint64_t late_ns[XU_VSTATE__COUNT];
     /* Those ticks' paused windows (xu_sampler_stats.paused_ns), summed per
-     * state: time no sample can fall in.  A blocked vCPU stays blocked while
-     * paused, so Xen's runstate counts its windows as blocked time, which the
-     * samples never see; a running one is offline to Xen while paused. */
+     * state: time no sample falls in, which goes with the state its tick
+     * read.  Xen counts a paused blocked vCPU as blocked and a paused
+     * running one as offline. */
     uint64_t paused_ns[XU_VSTATE__COUNT];
     uint64_t cpu_first_ns, cpu_last_ns;
     bool cpu_seen;              /* cpu_*_ns are valid: a state read succeeded */
