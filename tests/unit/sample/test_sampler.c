@@ -608,36 +608,25 @@ static void test_lateness_by_state(void **state)
     assert_int_equal(f->st.late_ns.min, 0);
 }
 
-/* A test's clock that moves STEP_NS at every reading, so every paused
+/* step_clock's time, moved STEP_NS at every reading, so every paused
  * window (two readings apart, or more) has a length. */
 #define STEP_NS 1000ULL
-static uint64_t step_now(void *ctx)
+static uint64_t moving_now(void *ctx)
 {
-    uint64_t *now = ctx;
-
-    return *now += STEP_NS;
-}
-
-static void step_sleep_until(void *ctx, uint64_t deadline)
-{
-    uint64_t *now = ctx;
-
-    if (deadline > *now)
-        *now = deadline;
+    return ((struct step_clock *)ctx)->now += STEP_NS;
 }
 
 /*
  * Each tick's paused window is tallied under the state it sampled, and
- * the tallies add up to the windows' total: the time the samples cannot
- * see, per state (a blocked vCPU stays blocked in Xen's runstate while
- * paused, a running one does not).
+ * the tallies add up to the windows' total: the time no sample falls in,
+ * per state (a blocked vCPU stays blocked in Xen's runstate while paused,
+ * a running one is offline).
  */
 static void test_paused_by_state(void **state)
 {
     struct fixture *f = *state;
-    uint64_t now = 1000000000ULL;
-    struct xu_clock clock = { .now_ns = step_now, .sleep_until_ns = step_sleep_until,
-                              .ctx = &now };
+    struct step_clock sc = { 1000000000ULL };
+    struct xu_clock clock = { .now_ns = moving_now, .sleep_until_ns = sc_sleep_until, .ctx = &sc };
     const struct xu_vcpu_tally *ty = &f->st.per_vcpu[0];
 
     run_alternating(f, &clock);
