@@ -226,3 +226,43 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
     }
     return true;
 }
+
+/* ra ends a call instruction in the ELF's code, inside the guest's text. */
+static bool return_after_call(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                              uint64_t ra)
+{
+    const uint8_t *before;
+
+    if (!a->follows_call || !xu_unwind_in_range(env->text, env->nr_text, ra))
+        return false;
+    before = env->code(env->code_ctx, ra, a->call_window);
+    return before && a->follows_call(before, a->call_window);
+}
+
+int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                                      const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
+                                      uint64_t sp, uint64_t *ra, uint64_t *caller_sp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    const uint8_t *code;
+    uint64_t start, slot, len;
+    int words;
+
+    if (!env || !env->code || !env->func_start || !a->frameless_depth || pc == 0 ||
+        !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start) || pc < start)
+        return 0;
+    len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
+    if (len == 0)
+        return 0;       /* on its first instruction: xu_unwind_exact_steps' case */
+    code = env->code(env->code_ctx, start + len, (size_t)len);
+    if (!code || (words = a->frameless_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
+        return 0;
+    slot = sp + 8ULL * (unsigned int)words;
+    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+        return 0;
+    *ra = a->code_address(regs, *ra);
+    if (!return_after_call(env, a, *ra))
+        return 0;       /* a body that pushed more, or not such a function after all */
+    *caller_sp = slot + 8;
+    return 1;
+}

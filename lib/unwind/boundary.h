@@ -66,4 +66,17 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                            unsigned int *crossings, uint64_t *pc, uint64_t *sp, bool *exact,
                            enum xu_walk_end *end);
 
+/*
+ * A function that made no frame record (a leaf, or assembly, in a
+ * frame-pointer build): stopped at pc (exact: the PC itself; otherwise a
+ * return address into it) with stack pointer sp, its return address is on
+ * the stack above what its prologue pushed (env->func_start, env->code and
+ * the architecture's frameless_depth say how much).  Taken only when the
+ * word there is a return address after a call in the ELF's code.  1 done,
+ * 0 not such a function, not known, or no such word.
+ */
+int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                                      const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
+                                      uint64_t sp, uint64_t *ra, uint64_t *caller_sp);
+
 #endif
