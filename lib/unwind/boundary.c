@@ -156,6 +156,29 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
     return true;
 }
 
+bool xu_unwind_unlisted_entry(const struct xu_unwind_env *env, struct xu_mem *m,
+                              uint64_t lookup, uint64_t cfa, uint64_t *pcs,
+                              unsigned int *depth, unsigned int max_depth,
+                              unsigned int *crossings, uint64_t *pc, uint64_t *sp)
+{
+    uint64_t start, ipc, isp;
+
+    /* entry code is assembly: inside a function symbol it is not */
+    if (!env || !env->func_start || env->func_start(env->func_ctx, lookup, &start) ||
+        !xu_unwind_in_range(env->text, env->nr_text, lookup) ||
+        xu_unwind_in_range(&env->hypercall_page, 1, lookup) ||
+        *crossings >= XU_UNWIND_MAX_CROSSINGS || max_depth - *depth < 2)
+        return false;
+    if (xu_unwind_boundary_step(env, m, cfa, &ipc, &isp) != 1)
+        return false;
+    ++*crossings;
+    pcs[(*depth)++] = XU_PC_UPCALL;
+    pcs[(*depth)++] = ipc;
+    *pc = ipc;
+    *sp = isp;
+    return true;
+}
+
 /*
  * A function stopped on its first instructions or on its return: its
  * frame record is not there, its return address is on the stack under
@@ -204,6 +227,9 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                 return false;
             continue;
         }
+        if (!cfi && xu_unwind_unlisted_entry(env, m, *pc, *sp, pcs, depth, max_depth,
+                                             crossings, pc, sp))
+            continue;
         rc = xu_unwind_hypercall_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
         if (rc == 0 && !cfi)
             rc = frameless_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
@@ -218,9 +244,14 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
         *sp = caller_sp;
         *exact = false;
         /* a handler entered, not yet framed, by upcall entry code */
-        if (xu_unwind_at_boundary(env, ra) && !(has_cfi && has_cfi(env, ra - 1))) {
+        if (has_cfi && has_cfi(env, ra - 1))
+            continue;
+        if (xu_unwind_at_boundary(env, ra)) {
             if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
                 return false;
+            *exact = true;
+        } else if (xu_unwind_unlisted_entry(env, m, ra - 1, *sp, pcs, depth, max_depth,
+                                            crossings, pc, sp)) {
             *exact = true;
         }
     }

@@ -78,6 +78,9 @@ static bool recordless_steps(const struct xu_unwind_env *env, struct xu_mem *m,
             if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
                 return false;
             *exact = true;
+        } else if (xu_unwind_unlisted_entry(env, m, ra - 1, *sp, pcs, depth, max_depth,
+                                            crossings, pc, sp)) {
+            *exact = true;
         }
     }
 }
@@ -137,10 +140,14 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             break;
         }
         pcs[depth++] = ret;
-        if (xu_unwind_at_boundary(env, ret)) {
+        before = crossings;
+        if (xu_unwind_at_boundary(env, ret) ||
+            xu_unwind_unlisted_entry(env, m, ret - 1, fp + a->record_size, pcs, &depth,
+                                     max_depth, &crossings, &pc, &sp)) {
             /* The handler returns into entry code: what lies above was
              * interrupted.  The handler's record kept the interrupted fp. */
-            if (!xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
+            if (crossings == before &&
+                !xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
                                  &crossings, &pc, &sp, &end))
                 break;
             /* the interrupted PC may be in the hypercall page (a blocked vCPU) */

@@ -601,6 +601,88 @@ static void test_fp_frameless_in_the_middle(void **state)
     expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
 }
 
+/*
+ * Upcall entry code on no list (Unikraft's asm_trap_hypervisor_callback):
+ * assembly outside every function symbol, recognised by the frame the
+ * event left above the stack pointer, not by its name.
+ */
+static bool entry_is_no_function(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    (void)ctx;
+    if (pc >= CB_START && pc < CB_END)
+        return false;       /* labels, not functions */
+    *start = pc & ~0xffULL;
+    return true;
+}
+
+static void unlisted_entry(struct fixture *f)
+{
+    f->env.nr_boundary = 0;
+    f->env.func_start = entry_is_no_function;
+}
+
+/* Stopped on the stub's first instruction: Xen's bounce frame, rcx and r11
+ * over the interrupt frame, is at sp. */
+static void test_unlisted_entry_stopped_in_it(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame = (isp - 40) & ~15ULL;
+    const uint64_t want[] = { CB_START, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+    const uint64_t as_a_call[] = { CB_START, MAIN_RET, START_RET };
+
+    put_frame(f, frame, BUSY_PC, isp);
+    put(f, frame - 8, 0x11);                /* r11 */
+    put(f, frame - 16, 0x22);               /* rcx */
+    regs_at(f, &r, CB_START, frame - 16, fp);
+    f->env.nr_boundary = 0;
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 3);
+    unlisted_entry(f);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+#endif
+    /* no frame there (RFLAGS without its fixed bit): not entry code after
+     * all, and nothing is invented */
+    put(f, frame + 16, 0);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 3);
+}
+
+/* The handler returns into the unlisted entry code: the frames above were
+ * interrupted, not called. */
+static void test_unlisted_entry_below_a_handler(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame, h;
+    const uint64_t want[] = { HANDLER_PC, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+    const uint64_t as_a_call[] = { HANDLER_PC, CB_RET, MAIN_RET, START_RET };
+    unsigned int k;
+
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, BUSY_PC, isp);
+    for (k = 1; k <= 17; k++)
+        put(f, frame - 8 * k, 0x1000 + k);
+    h = frame - 8 * 17 - 16;
+    handler_stopped(f, &r, h, fp);
+    f->env.nr_boundary = 0;
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 4);
+    unlisted_entry(f);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +702,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_fp_frameless_leaf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp_frameless_in_the_middle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unlisted_entry_stopped_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unlisted_entry_below_a_handler, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
