@@ -171,13 +171,18 @@ int xu_x86_frameless_words(const uint8_t *code)
 /* A stack reservation larger than this is not a prologue we trust. */
 #define PROLOGUE_MAX_BYTES  (1u << 20)
 
-/* "push %rbp; mov %rsp,%rbp" complete within code[0..n): a frame record. */
+/* "mov %rsp,%rbp" (48 89 e5, or 48 8b ec) complete within code[0..n): the
+ * function has made its frame record.  Compilers schedule other
+ * instructions between it and the "push %rbp" before it, so the mov alone
+ * is looked for; in code without frame pointers %rbp is an ordinary
+ * register and never takes %rsp except to make a frame. */
 static bool makes_frame(const uint8_t *c, size_t n)
 {
     size_t i;
 
-    for (i = 0; i + 4 <= n; i++)
-        if (c[i] == 0x55 && c[i + 1] == 0x48 && c[i + 2] == 0x89 && c[i + 3] == 0xe5)
+    for (i = 0; i + 3 <= n; i++)
+        if (c[i] == 0x48 && ((c[i + 1] == 0x89 && c[i + 2] == 0xe5) ||
+                             (c[i + 1] == 0x8b && c[i + 2] == 0xec)))
             return true;
     return false;
 }

@@ -145,6 +145,10 @@ static void test_frameless_depth(void **state)
     static const uint8_t big[] = { 0x48, 0x81, 0xec, 0x00, 0x10, 0x00, 0x00, 0xcc };
     /* a shrink-wrapped frame: test; je; then push %rbp; mov %rsp,%rbp */
     static const uint8_t wrapped[] = { 0x85, 0xff, 0x74, 0x10, 0x55, 0x48, 0x89, 0xe5, 0xcc };
+    /* gcc's schedule (Unikraft's ukplat_lcpu_halt_irq): push %rbp;
+     * mov 0x3ec88(%rip),%rax; cmpb $0x0,0x1(%rax); mov %rsp,%rbp */
+    static const uint8_t scheduled[] = { 0x55, 0x48, 0x8b, 0x05, 0x88, 0xec, 0x03, 0x00,
+                                         0x80, 0x78, 0x01, 0x00, 0x48, 0x89, 0xe5, 0xcc };
     /* mov %rax,%rsp: a stack switch, nothing known */
     static const uint8_t switched[] = { 0x53, 0x48, 0x89, 0xc4, 0xcc };
     /* sub $0x14,%rsp: not whole words */
@@ -163,6 +167,8 @@ static void test_frameless_depth(void **state)
      * there then follows no call, and the caller refuses it */
     assert_int_equal(x86->frameless_depth(wrapped, sizeof(wrapped), 5), 0);
     assert_int_equal(x86->frameless_depth(switched, sizeof(switched), 4), -1);
+    assert_int_equal(x86->frameless_depth(scheduled, sizeof(scheduled), 15), -1);
+    assert_int_equal(x86->frameless_depth(scheduled, sizeof(scheduled), 1), 1);
     assert_int_equal(x86->frameless_depth(odd, sizeof(odd), 4), -1);
 }
 
