@@ -13,9 +13,10 @@
  *     XU_WALK_COMPLETE) or the CFI of the outermost function say that its
  *     return address is undefined (XU_WALK_CFI_ROOT).
  *  2. Afterwards, once per distinct stack, the ELF is asked to vouch for it
- *     (lib/symbols/xu_vouch.h): the outermost function must be a root (the
- *     entry point, a known thread-start function, or CFI-marked) and every
- *     return address must follow a call instruction in the ELF's text.
+ *     (lib/symbols/xu_vouch.h): the outermost frame must be a root (in the
+ *     entry code the ELF's entry point or Xen's entry notes point into, in
+ *     a known thread-start function, or CFI-marked) and every return
+ *     address must follow a call instruction in the ELF's text.
  *     Stacks that fail become XU_WALK_NOT_ROOT or XU_WALK_NOT_CALL; a
  *     vouched CFI root becomes XU_WALK_COMPLETE.
  * A profile read back from a file, with no ELF to ask, keeps step 1.
