@@ -118,13 +118,24 @@ struct xu_record_summary {
     const struct xu_profile_totals *totals;
     const char *top;            /* the top function (xu_output_top_function), or NULL */
     double top_share;           /* its share of the samples, in percent */
-    bool top_is_hypercall_page; /* the top is the hypercall page: idle, blocked in Xen */
     /* Of the stacks that ended at a zero frame pointer or return address
      * outside every root, the outermost function most end in and its share
      * of them (xu_vouch_outermost_not_root), or NULL. */
     const char *outermost;
     double outermost_share;
 };
+
+/*
+ * For the summary line: what a user can do about the largest reason stacks
+ * are not complete ("; ..." into buf, "" when there is nothing to say):
+ * the outermost function most "not a root" stacks end in and
+ * --roots=+NAME, --unwind=cfi where frame pointers look broken, or
+ * --max-depth.
+ */
+void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size);
+/* Words after the top function's share when it is the hypercall page (idle
+ * time, and the view that shows it), else "". */
+const char *xu_record_top_note(const struct xu_record_summary *sum);
 
 /* The world the run talks to. */
 struct xu_record_env {

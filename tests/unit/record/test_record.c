@@ -369,9 +369,15 @@ static void on_sampled(void *ctx)
     sampled_calls++;
 }
 
+static char summary_outermost[128];
+static double summary_outermost_share;
+
 static void on_written(void *ctx, const struct xu_record_summary *sum)
 {
     (void)ctx;
+    snprintf(summary_outermost, sizeof(summary_outermost), "%s",
+             sum->outermost ? sum->outermost : "");
+    summary_outermost_share = sum->outermost_share;
     snprintf(summary_top, sizeof(summary_top), "%s", sum->top ? sum->top : "");
     summary_share = sum->top_share;
     summary_samples = sum->totals->samples;
@@ -452,6 +458,71 @@ static void test_record_by_name(void **state)
     /* written atomically: the kernel, the output, the stats; no temp file */
     assert_int_equal(files_in(f, &temps), 3);
     assert_int_equal(temps, 0);
+}
+
+/* A kernel whose entry point is not in its code (the first section is
+ * data) and whose first code is called boot_entry, a name on no roots
+ * list: every stack ends there at a zero frame pointer, none is complete,
+ * and the summary names it for --roots. */
+static void test_summary_names_the_missing_root(void **state)
+{
+    struct fixture *f = *state;
+    const struct mkelf_section secs[] = {
+        { ".data", T - 0x1000, 0x100, true },
+        { ".text", T, 0x1000, false },
+    };
+    struct mkelf_sym moved[sizeof(syms) / sizeof(syms[0])];
+    size_t i;
+
+    for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+        moved[i] = syms[i];
+        moved[i].section = 1;
+    }
+    moved[0].name = "boot_entry";
+    assert_int_equal(mkelf_write_patched(kernel_path, secs, 2, calls,
+                                         sizeof(calls) / sizeof(calls[0]), moved,
+                                         sizeof(moved) / sizeof(moved[0]), 0), 0);
+    f->env.written = on_written;
+    summary_outermost[0] = '\0';
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_string_equal(summary_outermost, "boot_entry");
+    assert_true(summary_outermost_share > 99.9);
+}
+
+static void test_summary_hints(void **state)
+{
+    struct xu_profile_totals t;
+    struct xu_record_summary sum;
+    char buf[320];
+
+    (void)state;
+    memset(&t, 0, sizeof(t));
+    memset(&sum, 0, sizeof(sum));
+    sum.totals = &t;
+    t.samples = 100;
+    t.by_end[XU_WALK_COMPLETE] = 100;
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    t.by_end[XU_WALK_COMPLETE] = 10;
+    t.by_end[XU_WALK_NOT_ROOT] = 80;
+    t.by_end[XU_WALK_BAD_FRAME] = 10;
+    sum.outermost = "nofsgsbase";
+    sum.outermost_share = 100;
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "end in nofsgsbase"));
+    assert_non_null(strstr(buf, "--roots=+nofsgsbase"));
+    sum.outermost = "hypercall_page";
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "hypercall page"));
+    assert_null(strstr(buf, "--roots"));
+    t.by_end[XU_WALK_NOT_CALL] = 85;
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "--unwind=cfi"));
+    /* the top: idle time in the hypercall page says where the view is */
+    sum.top = "hypercall_page";
+    assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
+    sum.top = "function_3";
+    assert_string_equal(xu_record_top_note(&sum), "");
 }
 
 static void test_record_by_domid_with_the_real_guardian(void **state)
@@ -788,6 +859,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_record_by_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_summary_names_the_missing_root, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_summary_hints, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_by_domid_with_the_real_guardian, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_summary_and_stop_flag, setup, teardown),

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * summary.c - the words the summary line adds for a user to act on: why
+ * stacks are not complete and what to try, and what a top function that
+ * is the hypercall page means (see xu_record.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "record/xu_record.h"
+
+void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size)
+{
+    const struct xu_profile_totals *t = sum->totals;
+    unsigned int e, best = XU_WALK__COUNT;
+
+    buf[0] = '\0';
+    for (e = 0; e < XU_WALK__COUNT; e++)
+        if (!xu_walk_complete((enum xu_walk_end)e) && t->by_end[e] &&
+            (best == XU_WALK__COUNT || t->by_end[e] > t->by_end[best]))
+            best = e;
+    switch (best) {
+    case XU_WALK_NOT_ROOT:
+        if (sum->outermost && strcmp(sum->outermost, "hypercall_page") == 0)
+            snprintf(buf, size, "; %.0f%% of those end in the hypercall page: its caller was "
+                     "not found (no frame record there; --unwind=cfi reads the ELF's CFI)",
+                     sum->outermost_share);
+        else if (sum->outermost)
+            snprintf(buf, size, "; %.0f%% of those end in %s, which is neither the ELF's entry "
+                     "code nor a known thread start: if the guest's threads begin there, "
+                     "pass --roots=+%s", sum->outermost_share, sum->outermost, sum->outermost);
+        break;
+    case XU_WALK_NOT_CALL:
+    case XU_WALK_BAD_FRAME:
+        snprintf(buf, size, "; the frame pointers look broken (a build without them?): "
+                 "--unwind=cfi or auto follow the ELF's CFI instead");
+        break;
+    case XU_WALK_DEPTH:
+        snprintf(buf, size, "; stacks are deeper than --max-depth");
+        break;
+    default:
+        break;
+    }
+}
+
+const char *xu_record_top_note(const struct xu_record_summary *sum)
+{
+    if (!sum->top || strcmp(sum->top, "hypercall_page") != 0)
+        return "";
+    return ": idle, blocked in Xen; --state=split shows it under [blocked], and the busy "
+           "code beside it";
+}
