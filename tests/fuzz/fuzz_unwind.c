@@ -50,7 +50,8 @@ struct in_header {
                                  * 7 arm64 (3-5: granule 4/16/64 KiB, 6-7 MMU off) */
     uint8_t nrows, nptes, nwords;
     uint8_t depth;              /* max depth, 0 = MAX_DEPTH */
-    uint8_t env;                /* bit 0 hypercall page, 1 an upcall entry, 2 code bytes */
+    uint8_t env;                /* bit 0 hypercall page, 1 an upcall entry, 2 code bytes,
+                                 * 3 function starts (every 64 bytes, but not the entry) */
     uint8_t entry_at, entry_len; /* the upcall entry in the text page, 16-byte units */
     uint64_t ip, sp, fp, pt_root;   /* arm64: pt_root is x30 in absolute mode */
 } __attribute__((packed));
@@ -148,13 +149,23 @@ static void fill_regs(const struct in_header *h, const struct guest *g,
 
 /* The ELF's code as the fuzzer says it is: the header's instruction pointer's
  * bytes, repeated (hostile bytes for the prologue and call decoders). */
-static uint8_t fuzz_code_bytes[16];
+static uint8_t fuzz_code_bytes[512];
+static struct xu_code_range fuzz_entry;     /* labels, not functions */
 
 static const uint8_t *fuzz_code(const void *ctx, uint64_t addr, size_t len)
 {
     (void)ctx;
     (void)addr;
     return len <= sizeof(fuzz_code_bytes) ? fuzz_code_bytes : NULL;
+}
+
+static bool fuzz_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    (void)ctx;
+    if (pc >= fuzz_entry.start && pc < fuzz_entry.end)
+        return false;
+    *start = pc & ~63ULL;
+    return true;
 }
 
 /* What the ELF would tell the unwinders: the text page as code, and as the
@@ -183,6 +194,11 @@ static void fill_env(const struct in_header *h, const struct guest *g,
         for (size_t i = 0; i < sizeof(fuzz_code_bytes); i++)
             fuzz_code_bytes[i] = (uint8_t)(h->ip >> (8 * (i % 8)));
         env->code = fuzz_code;
+    }
+    if (h->env & 8) {
+        fuzz_entry.start = at;
+        fuzz_entry.end = at + 16ULL * (h->entry_len % 16 + 1);
+        env->func_start = fuzz_func_start;
     }
 }
 
