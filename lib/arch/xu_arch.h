@@ -144,6 +144,15 @@ struct xu_arch_ops {
     unsigned int prologue_bytes;
     int (*frameless_depth)(const uint8_t *code, size_t len, size_t upto);
 
+    /*
+     * The same question where the return address starts in a link
+     * register: has the function, by offset upto, neither made its frame
+     * record nor saved or overwritten the link register (a leaf, or a
+     * prologue not yet run)?  Then the innermost frame's return address is
+     * the vCPU's link register.  NULL without a link register.
+     */
+    bool (*ra_in_link)(const uint8_t *code, size_t len, size_t upto);
+
     /* Do the call_window bytes that end where ra points end with a call
      * instruction?  (The ELF's bytes, not the guest's.) */
     unsigned int call_window;

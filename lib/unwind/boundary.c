@@ -270,6 +270,25 @@ static bool return_after_call(const struct xu_unwind_env *env, const struct xu_a
     return before && a->follows_call(before, a->call_window);
 }
 
+/* AArch64: the innermost frame of a function that has not saved its link
+ * register, whose return address is the vCPU's x30. */
+static int link_register_step(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                              const struct xu_vcpu_regs *regs, uint64_t start, uint64_t pc,
+                              uint64_t sp, uint64_t *ra, uint64_t *caller_sp)
+{
+    uint64_t len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
+    const uint8_t *code = len ? env->code(env->code_ctx, start + len, (size_t)len) : NULL;
+
+    if (pc != regs->ip || sp != regs->sp || (len && !code) ||
+        (len && !a->ra_in_link(code, (size_t)len, (size_t)(pc - start))))
+        return 0;
+    *ra = a->code_address(regs, regs->lr);
+    if (!return_after_call(env, a, *ra))
+        return 0;
+    *caller_sp = sp;        /* what a leaf reserved is not known: only fp matters next */
+    return 1;
+}
+
 int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu_mem *m,
                                       const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
                                       uint64_t sp, uint64_t *ra, uint64_t *caller_sp)
@@ -279,9 +298,11 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
     uint64_t start, slot, len;
     int words;
 
-    if (!env || !env->code || !env->func_start || !a->frameless_depth || pc == 0 ||
-        !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start) || pc < start)
+    if (!env || !env->code || !env->func_start || (!a->frameless_depth && !a->ra_in_link) ||
+        pc == 0 || !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start) || pc < start)
         return 0;
+    if (a->ra_in_link)
+        return exact ? link_register_step(env, a, regs, start, pc, sp, ra, caller_sp) : 0;
     len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
     if (len == 0)
         return 0;       /* on its first instruction: xu_unwind_exact_steps' case */

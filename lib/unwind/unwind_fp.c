@@ -13,16 +13,23 @@
  * higher) and not below the stack pointer.  Because fp rises on every step
  * and depth is capped, the walk ends even on a forged, cyclic chain.
  *
- * A link register (AArch64 x30) is not used.  It holds the innermost
- * function's return address only until that function stores its record;
- * in a leaf, or in a prologue, x29 still points at the caller's record and
- * the caller itself is missing from the walk.  Taking x30 whenever it
- * differs from the record's return address would add that caller, but
- * after any call the function has made x30 points into the function itself,
- * and the same rule would then invent a frame; nothing in the registers
- * tells the two apart without knowing where functions begin.  So the walk
- * keeps the known loss, never a made-up frame; CFI (unwind_cfi.c) knows
- * exactly where x30 is live and recovers the caller.
+ * A link register (AArch64 x30) holds the innermost function's return
+ * address only until that function stores it; in a leaf, or in a
+ * prologue, x29 still points at the caller's record and the chain alone
+ * misses the caller.  Taking x30 whenever it differs from the record's
+ * return address would add that caller, but after any call the function
+ * has made x30 points into the function itself, and the same rule would
+ * then invent a frame: the registers alone cannot tell the two apart.
+ * Knowing where the function begins (env->func_start) and its code, the
+ * walk reads the instructions before the PC and takes x30 only when none
+ * stored it, called, or made the record (the architecture's ra_in_link);
+ * without them it keeps the known loss, never a made-up frame.  CFI
+ * (unwind_cfi.c) knows exactly where x30 is live.
+ *
+ * Likewise on x86-64 a function that makes no frame record (a leaf, or one
+ * whose only call is inline assembly into the hypercall page) leaves the
+ * caller's record in rbp: its prologue, read from the ELF, says how far
+ * above sp its return address lies (recordless_steps below).
  */
 #include "config.h"
 

@@ -88,6 +88,44 @@ static bool arm64_follows_call(const uint8_t *before, size_t n)
            (insn & 0xfefff800u) == 0xd63f0800u;        /* BLRAA, BLRAAZ, BLRAB, BLRABZ */
 }
 
+static uint32_t insn_at(const uint8_t *c)
+{
+    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+}
+
+/*
+ * Between a function's start and offset upto: no "add x29, sp, #n" (mov
+ * x29, sp: its frame record is made), no store of x30 (STP with x30 as
+ * either register, STR x30: it is saved, wherever), and no branch with link
+ * (x30 overwritten).  Then x30 still holds its return address: a leaf, or
+ * a prologue not yet run.  Loads and stores are told apart only as far as
+ * that needs: any store-pair or store of register 30 counts.
+ */
+static bool arm64_ra_in_link(const uint8_t *code, size_t len, size_t upto)
+{
+    size_t i, end = upto < len ? upto : len;
+
+    if (upto > len)
+        return false;           /* the part before the PC is not all known */
+    for (i = 0; i + 4 <= end; i += 4) {
+        uint32_t insn = insn_at(code + i);
+
+        if ((insn & 0xffc003ffu) == 0x910003fdu)        /* ADD x29, sp, #imm */
+            return false;
+        if ((insn & 0x7e400000u) == 0x28000000u &&      /* STP/STNP (any form) */
+            ((insn & 0x1f) == 30 || ((insn >> 10) & 0x1f) == 30))
+            return false;
+        if ((insn & 0xffc0001fu) == 0xf900001eu ||      /* STR x30, [Xn, #imm] */
+            (insn & 0xffe0001fu) == 0xf800001eu)        /* STR/STUR x30 (index, unscaled) */
+            return false;
+        if ((insn & 0xfc000000u) == 0x94000000u ||      /* BL */
+            (insn & 0xfffffc1fu) == 0xd63f0000u ||      /* BLR */
+            (insn & 0xfefff800u) == 0xd63f0800u)        /* BLRAA(Z), BLRAB(Z) */
+            return false;
+    }
+    return true;
+}
+
 const struct xu_arch_ops xu_arch_arm64 = {
     .name = "arm64",
     .elf_machine = EM_AARCH64,
@@ -98,6 +136,8 @@ const struct xu_arch_ops xu_arch_arm64 = {
     .record_ra_off = 8,
     .record_size = 16,
     .has_link_register = true,
+    .prologue_bytes = 512,
+    .ra_in_link = arm64_ra_in_link,
     .call_window = 4,
     .follows_call = arm64_follows_call,
     .stack_readable = arm64_stack_readable,

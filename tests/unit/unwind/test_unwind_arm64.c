@@ -260,6 +260,83 @@ static void test_fp_leaf_in_x30_is_lost(void **state)
     assert_int_equal(pcs[2], T_ENTRY + 0x14);
 }
 
+/*
+ * With the ELF's code and where functions start, the frame-pointer walk
+ * reads the leaf's instructions before the PC: no "mov x29, sp", no store
+ * of x30 and no branch with link, so x30 is still its return address and
+ * the caller is kept.  A function that has stored x30 or called since
+ * keeps the old walk.
+ */
+static uint32_t leaf_insns[4];
+
+static const uint8_t *a64_code(const void *ctx, uint64_t addr, size_t len)
+{
+    static uint8_t buf[64];
+    uint64_t start = addr - len;
+    size_t i;
+
+    (void)ctx;
+    if (len > sizeof(buf))
+        return NULL;
+    for (i = 0; i < len; i++) {
+        uint64_t a = start + i;
+        uint32_t insn = 0xd503201fu;                    /* nop */
+
+        if (a >= T_LEAF && a < T_LEAF + 16)
+            insn = leaf_insns[(a - T_LEAF) / 4];
+        else if (a >= T_CALLER + 0x20 && a < T_CALLER + 0x24)
+            insn = 0x94000000u;                         /* bl: the call into the leaf */
+        buf[i] = (uint8_t)(insn >> (8 * (a & 3)));
+    }
+    return buf;
+}
+
+static bool a64_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    (void)ctx;
+    *start = pc & ~0xfffULL;
+    return true;
+}
+
+static void test_fp_leaf_in_x30_with_the_code(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r = leaf_regs(f);
+    struct xu_unwind_result res;
+    struct xu_unwind_env env;
+    uint64_t pcs[16];
+
+    memset(&env, 0, sizeof(env));
+    env.text[0].start = T_ENTRY;
+    env.text[0].end = T_OTHER + 0x1000;
+    env.nr_text = 1;
+    env.code = a64_code;
+    env.func_start = a64_func_start;
+    /* sub sp, sp, #16; str w0, [sp, #12]: a leaf */
+    leaf_insns[0] = 0xd10043ffu;
+    leaf_insns[1] = 0xb9000fe0u;
+    xu_mem_begin(f->m);
+    xu_mem_set_context(f->m, &r);
+    xu_unwind_fp(&env, f->m, &r, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    assert_int_equal(res.depth, 4);
+    assert_int_equal(pcs[1], T_CALLER + 0x24);
+    assert_int_equal(pcs[2], T_GRAND + 0x48);
+    /* stp x29, x30, [sp, #-16]!; mov x29, sp: x30 saved, the record made */
+    leaf_insns[0] = 0xa9bf7bfdu;
+    leaf_insns[1] = 0x910003fdu;
+    xu_mem_begin(f->m);
+    xu_unwind_fp(&env, f->m, &r, pcs, 16, &res);
+    assert_int_equal(res.depth, 3);
+    assert_int_equal(pcs[1], T_GRAND + 0x48);
+    /* bl before the PC: x30 points into the function itself */
+    leaf_insns[0] = 0x94000010u;
+    leaf_insns[1] = 0xd503201fu;
+    xu_mem_begin(f->m);
+    xu_unwind_fp(&env, f->m, &r, pcs, 16, &res);
+    assert_int_equal(res.depth, 3);
+}
+
 #ifdef HAVE_LIBDW
 /*
  * With CFI the leaf is exact: its rows say "the return address is still in
@@ -528,6 +605,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fp_cyclic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp_truncated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp_leaf_in_x30_is_lost, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp_leaf_in_x30_with_the_code, setup, teardown),
 #ifdef HAVE_LIBDW
         cmocka_unit_test_setup_teardown(test_cfi_leaf_in_x30, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cfi_link_rule_only_first_frame, setup, teardown),
