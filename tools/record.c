@@ -72,21 +72,62 @@ static void sampling_ended(void *ctx)
     ui->active = 0;
 }
 
+/*
+ * What a user can do about the largest reason stacks are not complete,
+ * after the reasons themselves; "" when nothing is incomplete.
+ */
+static void incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size)
+{
+    const struct xu_profile_totals *t = sum->totals;
+    unsigned int e, best = XU_WALK__COUNT;
+
+    buf[0] = '\0';
+    for (e = 0; e < XU_WALK__COUNT; e++)
+        if (!xu_walk_complete((enum xu_walk_end)e) && t->by_end[e] &&
+            (best == XU_WALK__COUNT || t->by_end[e] > t->by_end[best]))
+            best = e;
+    switch (best) {
+    case XU_WALK_NOT_ROOT:
+        if (sum->outermost && strcmp(sum->outermost, "hypercall_page") == 0)
+            snprintf(buf, size, "; %.0f%% of those end in the hypercall page: its caller was "
+                     "not found (no frame record there; --unwind=cfi reads the ELF's CFI)",
+                     sum->outermost_share);
+        else if (sum->outermost)
+            snprintf(buf, size, "; %.0f%% of those end in %s, which is neither the ELF's entry "
+                     "code nor a known thread start: if the guest's threads begin there, "
+                     "pass --roots=+%s", sum->outermost_share, sum->outermost, sum->outermost);
+        break;
+    case XU_WALK_NOT_CALL:
+    case XU_WALK_BAD_FRAME:
+        snprintf(buf, size, "; the frame pointers look broken (a build without them?): "
+                 "--unwind=cfi or auto follow the ELF's CFI instead");
+        break;
+    case XU_WALK_DEPTH:
+        snprintf(buf, size, "; stacks are deeper than --max-depth");
+        break;
+    default:
+        break;
+    }
+}
+
 static void show_summary(void *ctx, const struct xu_record_summary *sum)
 {
     struct ui *ui = ctx;
     const struct xu_sampler_stats *st = sum->stats;
     const struct xu_profile_totals *tot = sum->totals;
-    char top_text[160] = "", why[160], why_text[180] = "", skip_text[96] = "";
+    char top_text[224] = "", why[160], hint[320], why_text[512] = "", skip_text[96] = "";
 
     if (sum->top)
-        snprintf(top_text, sizeof(top_text), ", top: %s (%.1f%%)", sum->top, sum->top_share);
+        snprintf(top_text, sizeof(top_text), ", top: %s (%.1f%%%s)", sum->top, sum->top_share,
+                 sum->top_is_hypercall_page ? ": idle, blocked in Xen; --state=split shows it "
+                 "under [blocked], and the busy code beside it" : "");
     if (st->paused_by_other_ticks)
         snprintf(skip_text, sizeof(skip_text), ", %" PRIu64 " ticks skipped (the domain was "
                  "paused by someone else)", st->paused_by_other_ticks);
     xu_profile_incomplete_reasons(tot, why, sizeof(why));
+    incomplete_hint(sum, hint, sizeof(hint));
     if (why[0])
-        snprintf(why_text, sizeof(why_text), " (incomplete: %s)", why);
+        snprintf(why_text, sizeof(why_text), " (incomplete: %s%s)", why, hint);
     xu_info(ui->log, "%" PRIu64 " samples in %.2f s (%.1f/s), %" PRIu64 " missed deadlines%s, "
             "paused median %.1f us p99 %.1f us, %.1f%% complete stacks%s%s -> %s",
             tot->samples, st->elapsed_s, st->elapsed_s > 0 ? (double)st->ticks / st->elapsed_s : 0.0,

@@ -131,6 +131,19 @@ struct xu_arch_ops {
     unsigned int frame_before, frame_after;
     int (*frameless_words)(const uint8_t *code);
 
+    /*
+     * A function that makes no frame record, at least not before the
+     * offset the walk stopped at: code holds the ELF's bytes from the
+     * function's start, len of them (at most prologue_bytes), and upto is
+     * the stopped offset.  The words it has pushed or reserved above its
+     * return address there, read from its prologue; -1 when it makes a
+     * frame record before upto (the frame-pointer chain holds its caller)
+     * or its prologue is not one whose size is known.  NULL where the
+     * return address of a leaf stays in a link register (AArch64).
+     */
+    unsigned int prologue_bytes;
+    int (*frameless_depth)(const uint8_t *code, size_t len, size_t upto);
+
     /* Do the call_window bytes that end where ra points end with a call
      * instruction?  (The ELF's bytes, not the guest's.) */
     unsigned int call_window;

@@ -516,6 +516,10 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     sum.totals = &tot;
     if (xu_output_top_function(&octx, top, sizeof(top), &sum.top_share) > 0)
         sum.top = top;
+    sum.top_is_hypercall_page = sum.top && strcmp(sum.top, "hypercall_page") == 0;
+    if (code && arch)
+        sum.outermost = xu_vouch_outermost_not_root(profile, elf.symtab,
+                                                    &sum.outermost_share);
     if (env->written)
         env->written(env->ui_ctx, &sum);
     if (job->stats && xu_record_write_stats(job->stats, &meta, &st, &tot, out_path, ec, log) < 0 &&

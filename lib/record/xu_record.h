@@ -118,6 +118,12 @@ struct xu_record_summary {
     const struct xu_profile_totals *totals;
     const char *top;            /* the top function (xu_output_top_function), or NULL */
     double top_share;           /* its share of the samples, in percent */
+    bool top_is_hypercall_page; /* the top is the hypercall page: idle, blocked in Xen */
+    /* Of the stacks that ended at a zero frame pointer or return address
+     * outside every root, the outermost function most end in and its share
+     * of them (xu_vouch_outermost_not_root), or NULL. */
+    const char *outermost;
+    double outermost_share;
 };
 
 /* The world the run talks to. */

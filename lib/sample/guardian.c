@@ -139,9 +139,17 @@ static void guardian_main(const struct xu_target_ops *ops, uint32_t domid,
 {
     struct xu_target t;
     struct sigaction sa;
+    struct xu_log quiet = *(log ? log : xu_log_default());
     int keep[3];
     int rc, code = 0;
     char c;
+
+    /* The guardian opens the same Xen libraries as the profiler, whose
+     * debug lines (handles, buffer counts) the profiler prints once: its
+     * own would print each twice.  What it does is said at INFO and up. */
+    if (quiet.min_level < XU_LOG_INFO)
+        quiet.min_level = XU_LOG_INFO;
+    log = &quiet;
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_IGN;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -25,7 +26,17 @@ struct xu_elf_code {
     unsigned int n;
     uint64_t entry;
     unsigned int machine;
+    uint64_t xen_entry[XU_ELF_CODE_MAX_ENTRIES];    /* what Xen's notes name */
+    unsigned int nr_xen_entry;
 };
+
+/* Xen's ELF note types (xen/include/public/elfnote.h) and the legacy
+ * "__xen_guest" section: where Xen starts a PV guest, and a PVH one. */
+#define XEN_NOTE_NAME       "Xen"
+#define XEN_ELFNOTE_ENTRY   1
+#define XEN_ELFNOTE_PHYS32_ENTRY 18
+#define XEN_GUEST_SECTION   "__xen_guest"
+#define XEN_GUEST_MAX       4096
 
 void xu_elf_code_free(struct xu_elf_code *c)
 {
@@ -56,6 +67,92 @@ static int add_range(struct xu_elf_code *c, uint64_t start, uint64_t size, const
     c->bytes[i] = copy;
     c->n++;
     return 0;
+}
+
+static void add_xen_entry(struct xu_elf_code *c, uint64_t addr)
+{
+    unsigned int i;
+
+    for (i = 0; i < c->nr_xen_entry; i++)
+        if (c->xen_entry[i] == addr)
+            return;
+    if (c->nr_xen_entry < XU_ELF_CODE_MAX_ENTRIES)
+        c->xen_entry[c->nr_xen_entry++] = addr;
+}
+
+/* A note's address: Xen reads a 4- or 8-byte little-endian word. */
+static void xen_note(struct xu_elf_code *c, const GElf_Nhdr *nh, const char *name,
+                     const uint8_t *desc)
+{
+    uint64_t v = 0;
+    unsigned int i;
+
+    if (nh->n_namesz != sizeof(XEN_NOTE_NAME) || memcmp(name, XEN_NOTE_NAME, nh->n_namesz) ||
+        (nh->n_type != XEN_ELFNOTE_ENTRY && nh->n_type != XEN_ELFNOTE_PHYS32_ENTRY) ||
+        (nh->n_descsz != 4 && nh->n_descsz != 8))
+        return;
+    for (i = 0; i < nh->n_descsz; i++)
+        v |= (uint64_t)desc[i] << (8 * i);
+    add_xen_entry(c, v);
+}
+
+static void read_notes(struct xu_elf_code *c, Elf_Scn *scn)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+    size_t off = 0, next, name_off, desc_off;
+    GElf_Nhdr nh;
+
+    /* gelf_getnote checks every note lies inside d and always advances */
+    while (d && d->d_buf && off < d->d_size &&
+           (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > off) {
+        xen_note(c, &nh, (const char *)d->d_buf + name_off, (const uint8_t *)d->d_buf + desc_off);
+        off = next;
+    }
+}
+
+/* The legacy string: "GUEST_OS=...,ENTRY=0x...,..." (hex or decimal). */
+static void read_xen_guest(struct xu_elf_code *c, Elf_Scn *scn)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+    char buf[XEN_GUEST_MAX + 1];
+    size_t len;
+    char *p, *end;
+    uint64_t v;
+
+    if (!d || !d->d_buf)
+        return;
+    len = d->d_size < XEN_GUEST_MAX ? d->d_size : XEN_GUEST_MAX;
+    memcpy(buf, d->d_buf, len);
+    buf[len] = '\0';
+    for (p = buf; (p = strstr(p, "ENTRY=")); p += 6) {
+        if (p != buf && p[-1] != ',')
+            continue;       /* VIRT_ENTRY and the like are other keys */
+        errno = 0;
+        v = strtoull(p + 6, &end, 0);
+        if (errno == 0 && end != p + 6)
+            add_xen_entry(c, v);
+    }
+}
+
+static void read_entries(struct xu_elf_code *c, Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+    const char *name;
+
+    if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+        shstrndx = 0;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+            continue;
+        if (sh.sh_type == SHT_NOTE)
+            read_notes(c, scn);
+        else if (shstrndx && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+                 strcmp(name, XEN_GUEST_SECTION) == 0)
+            read_xen_guest(c, scn);
+    }
 }
 
 static int read_code(struct xu_elf_code *c, Elf *elf, const char *path, struct xu_log *log)
@@ -92,6 +189,7 @@ static int read_code(struct xu_elf_code *c, Elf *elf, const char *path, struct x
             return rc;
         total += sh.sh_size;
     }
+    read_entries(c, elf);
     if (skipped)
         xu_warn(log, "%s: %u executable section(s) past the bounds (%u sections, %u MiB) or "
                 "unreadable were left out: returns into them count as not after a call",
@@ -156,6 +254,31 @@ const uint8_t *xu_elf_code_before(const struct xu_elf_code *c, uint64_t addr, si
 uint64_t xu_elf_code_entry(const struct xu_elf_code *c)
 {
     return c->entry;
+}
+
+static bool in_code(const struct xu_elf_code *c, uint64_t addr)
+{
+    unsigned int i;
+
+    for (i = 0; i < c->n; i++)
+        if (addr >= c->r[i].start && addr < c->r[i].end)
+            return true;
+    return false;
+}
+
+unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out)
+{
+    unsigned int i, k, n = 0;
+
+    if (in_code(c, c->entry))
+        out[n++] = c->entry;
+    for (i = 0; i < c->nr_xen_entry; i++) {
+        for (k = 0; k < n && out[k] != c->xen_entry[i]; k++)
+            ;
+        if (k == n && in_code(c, c->xen_entry[i]) && n < XU_ELF_CODE_MAX_ENTRIES)
+            out[n++] = c->xen_entry[i];
+    }
+    return n;
 }
 
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c)

@@ -50,19 +50,25 @@ void xu_elf_choice_dispose(struct xu_elf_choice *c)
 
 /*
  * While probing, a file without symbols is an expected outcome, not an
- * error for the user: the symbol reader's messages are passed on at DEBUG.
+ * error for the user: the symbol reader's advice ("pass the unstripped ELF")
+ * would be wrong one line before the search finds that ELF.  Its errors are
+ * kept to say at DEBUG why a candidate was passed over; its other messages
+ * go on at DEBUG.
  */
 struct quiet {
     struct xu_log log;
     struct xu_log *parent;
+    char error[256];            /* the reader's last error, "" if none */
 };
 
 static void quiet_emit(void *ctx, enum xu_log_level level, const char *msg)
 {
     struct quiet *q = ctx;
 
-    (void)level;
-    xu_debug(q->parent, "%s", msg);
+    if (level == XU_LOG_ERROR)
+        snprintf(q->error, sizeof(q->error), "%s", msg);
+    else
+        xu_debug(q->parent, "symbol search: %s", msg);
 }
 
 static void quiet_init(struct quiet *q, struct xu_log *parent)
@@ -71,6 +77,7 @@ static void quiet_init(struct quiet *q, struct xu_log *parent)
     q->log.ctx = q;
     q->log.min_level = XU_LOG_DEBUG;
     q->parent = parent;
+    q->error[0] = '\0';
 }
 
 static void read_build_id(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct elf_facts *f)
@@ -262,13 +269,19 @@ static int try_candidate(struct search *s, const char *path, enum xu_elf_source 
         xu_debug(s->log, "symbol search: %s: not there", path);
         return 0;
     }
+    s->quiet.error[0] = '\0';
     rc = xu_symtab_open_for(path, s->cfg->any_machine ? EM_NONE
                             : s->cfg->machine ? s->cfg->machine : EM_X86_64,
                             &s->quiet.log, &st);
     if (rc == -ENOMEM)
         return rc;
+    if (rc == -ENODATA) {
+        xu_debug(s->log, "symbol search: %s: no symbol table (stripped), looking further", path);
+        return 0;
+    }
     if (rc < 0) {
-        xu_debug(s->log, "symbol search: %s: no symbols (%s)", path, strerror(-rc));
+        xu_debug(s->log, "symbol search: %s: no symbols (%s)", path,
+                 s->quiet.error[0] ? s->quiet.error : strerror(-rc));
         return 0;
     }
     id = xu_symtab_build_id(st, &id_len);

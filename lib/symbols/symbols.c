@@ -367,6 +367,7 @@ static int build_table(struct builder *b, struct xu_symtab *st)
         st->syms[i].start = c->start;
         st->syms[i].size = end - c->start;
         st->syms[i].name = c->name;    /* the pool moves to st as is */
+        st->syms[i].function = c->type != STT_NOTYPE;
         if (i == 0 || end > best_end) {
             best = i;
             best_end = end;
@@ -613,6 +614,24 @@ const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t ad
         return &st->syms[i];
     if (contains(&st->syms[st->cover[i]], addr))
         return &st->syms[st->cover[i]];
+    return NULL;
+}
+
+const struct xu_symbol *xu_symtab_next_function(const struct xu_symtab *st, uint64_t addr)
+{
+    size_t lo = 0, hi = st->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (st->syms[mid].start <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < st->n; lo++)
+        if (st->syms[lo].function)
+            return &st->syms[lo];
     return NULL;
 }
 

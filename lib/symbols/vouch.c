@@ -11,6 +11,10 @@
 
 #include "symbols/xu_vouch.h"
 
+/* Distinct outermost functions told apart when saying why stacks are not
+ * complete: the common case is one or two (a missing thread entry). */
+#define OUTERMOST_KINDS 16
+
 const char *const xu_default_roots[] = {
     "thread_starter",                       /* Mini-OS */
     "asm_thread_starter",                   /* Unikraft */
@@ -31,6 +35,16 @@ const char *const xu_boundary_symbols[] = {
 static const uint8_t *elf_code_bytes(const void *ctx, uint64_t addr, size_t len)
 {
     return xu_elf_code_before(ctx, addr, len);
+}
+
+static bool symtab_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    const struct xu_symbol *s = xu_symtab_lookup(ctx, pc);
+
+    if (!s || !s->function)
+        return false;       /* a label: where its code begins is not known */
+    *start = s->start;
+    return true;
 }
 
 void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code *code,
@@ -57,6 +71,8 @@ void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code
     }
     env->code = NULL;
     env->code_ctx = NULL;
+    env->func_start = st ? symtab_func_start : NULL;
+    env->func_ctx = st;
     if (code) {
         r = xu_elf_code_ranges(code, &n);
         memcpy(env->text, r, n * sizeof(*r));
@@ -111,17 +127,51 @@ int xu_roots_parse(const char *spec, const char ***out)
     return 0;
 }
 
+/*
+ * Entry code: from an entry Xen or the ELF names to the next function
+ * symbol, labels inside it included (a unikernel's boot code is one stretch
+ * of assembly whose labels, not a function, are the outermost frames), and
+ * never into the hypercall page, which Xen fills and nobody starts in.
+ */
+static bool in_entry_code(const struct xu_vouch *v, uint64_t addr)
+{
+    uint64_t entries[XU_ELF_CODE_MAX_ENTRIES], end;
+    const struct xu_symbol *next, *here, *hc;
+    unsigned int i, n;
+
+    if (!v->code)
+        return false;
+    n = xu_elf_code_entries(v->code, entries);
+    hc = v->symtab ? xu_symtab_find(v->symtab, "hypercall_page") : NULL;
+    for (i = 0; i < n; i++) {
+        if (addr < entries[i])
+            continue;
+        next = v->symtab ? xu_symtab_next_function(v->symtab, entries[i]) : NULL;
+        here = v->symtab ? xu_symtab_lookup(v->symtab, entries[i]) : NULL;
+        if (next)
+            end = next->start;
+        else if (here)
+            end = here->start + here->size;     /* the last code: its symbol's end */
+        else
+            end = entries[i] + 1;               /* no symbols: the entry alone */
+        if (hc && hc->start > entries[i] && hc->start < end)
+            end = hc->start;
+        if (addr < end)
+            return true;
+    }
+    return false;
+}
+
 static bool is_root(const struct xu_vouch *v, uint64_t addr)
 {
     const struct xu_symbol *s = v->symtab ? xu_symtab_lookup(v->symtab, addr) : NULL;
     const char *const *roots = v->roots ? v->roots : xu_default_roots;
-    uint64_t entry = v->code ? xu_elf_code_entry(v->code) : 0;
     size_t i;
 
+    if (in_entry_code(v, addr))
+        return true;
     if (!s)
         return false;
-    if (entry && entry >= s->start && entry - s->start < s->size)
-        return true;
     for (i = 0; roots[i]; i++)
         if (strcmp(roots[i], s->name) == 0)
             return true;
@@ -180,4 +230,41 @@ void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v)
         if (end != s->end)
             xu_profile_set_end(p, i, end);
     }
+}
+
+const char *xu_vouch_outermost_not_root(const struct xu_profile *p, const struct xu_symtab *st,
+                                        double *share)
+{
+    const struct xu_symbol *seen[OUTERMOST_KINDS];
+    uint64_t count[OUTERMOST_KINDS] = { 0 }, total = 0;
+    size_t i, nr = xu_profile_nr_stacks(p);
+    unsigned int k, n = 0, best = 0;
+
+    *share = 0;
+    for (i = 0; st && i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+        const struct xu_symbol *sym;
+
+        if (s->end != XU_WALK_NOT_ROOT || s->depth == 0)
+            continue;
+        total += s->count;
+        sym = xu_symtab_lookup(st, xu_stack_lookup_addr(s, s->depth - 1));
+        if (!sym)
+            continue;
+        for (k = 0; k < n && seen[k] != sym; k++)
+            ;
+        if (k == n) {
+            if (n == OUTERMOST_KINDS)
+                continue;       /* a rare one past the first few: not the answer */
+            seen[n++] = sym;
+        }
+        count[k] += s->count;
+    }
+    for (k = 1; k < n; k++)
+        if (count[k] > count[best])
+            best = k;
+    if (n == 0 || total == 0)
+        return NULL;
+    *share = 100.0 * (double)count[best] / (double)total;
+    return seen[best]->name;
 }

@@ -34,6 +34,18 @@ const struct xu_code_range *xu_elf_code_ranges(const struct xu_elf_code *c, unsi
  * in one executable range with file contents. */
 const uint8_t *xu_elf_code_before(const struct xu_elf_code *c, uint64_t addr, size_t n);
 uint64_t xu_elf_code_entry(const struct xu_elf_code *c);
+
+/*
+ * Where the guest's code may start: the ELF's entry point and the entries
+ * Xen's own notes name (XEN_ELFNOTE_ENTRY and PVH's
+ * XEN_ELFNOTE_PHYS32_ENTRY, or ENTRY= in the legacy __xen_guest string),
+ * which are what Xen jumps to.  Only those inside the code count: an entry
+ * point of 0 is one when code lies at 0 (a unikernel linked there), and
+ * nothing otherwise.  Fills out[] (room for XU_ELF_CODE_MAX_ENTRIES) and
+ * returns how many.
+ */
+#define XU_ELF_CODE_MAX_ENTRIES 4
+unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out);
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c);
 
 #endif

@@ -29,6 +29,7 @@ struct xu_symbol {
     const char *name;
     uint64_t start;
     uint64_t size;
+    bool function;      /* STT_FUNC (or IFUNC); false for an untyped label */
 };
 
 /*
@@ -49,6 +50,8 @@ void xu_symtab_free(struct xu_symtab *st);
 size_t xu_symtab_count(const struct xu_symtab *st);
 /* The symbol containing addr, or NULL.  O(log n). */
 const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr);
+/* The first function symbol (not a label) starting above addr, or NULL. */
+const struct xu_symbol *xu_symtab_next_function(const struct xu_symtab *st, uint64_t addr);
 /* The first symbol named name, or NULL.  O(n). */
 const struct xu_symbol *xu_symtab_find(const struct xu_symtab *st, const char *name);
 /* GNU build-id note of the file; *len 0 when it has none. */

@@ -9,9 +9,12 @@
  * "frame pointer" happens to be 0 looks exactly like a finished chain.  So,
  * once per distinct stack (never while the guest is paused), a stack is
  * complete only if
- *   - its outermost function is a root: the ELF's entry point, a function
- *     in the roots list (thread and CPU entry points, defaults below), or a
- *     function whose CFI marks the return address undefined; and
+ *   - its outermost frame is a root: inside the entry code (from the ELF's
+ *     entry point, or the entry Xen's notes name, to the next function
+ *     symbol, with the labels inside it: xu_elf_code_entries()), in a
+ *     function of the roots list (thread and CPU entry points, defaults
+ *     below), or in a function whose CFI marks the return address
+ *     undefined; and
  *   - every return address in it follows a call instruction in the ELF's
  *     code (read from the file, not the guest).
  * Otherwise it is XU_WALK_NOT_ROOT or XU_WALK_NOT_CALL (lib/profile/xu_walk.h).
@@ -47,7 +50,8 @@ extern const char *const xu_boundary_symbols[];
 
 /* The unwinders' view of the ELF (struct xu_unwind_env, cfi left as is):
  * the hypercall page (symbol hypercall_page), the boundary symbols found,
- * the code ranges and the code's bytes (code must outlive the env). */
+ * the code ranges, the code's bytes and the function symbols' starts (st
+ * and code must outlive the env). */
 void xu_unwind_env_from_elf(const struct xu_symtab *st, const struct xu_elf_code *code,
                             const struct xu_arch_ops *arch, struct xu_unwind_env *env);
 
@@ -70,5 +74,15 @@ int xu_roots_parse(const char *spec, const char ***out);
 
 /* Judge every finished walk of p (see above); the others keep their end. */
 void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v);
+
+/*
+ * Among the samples whose walk ended at a zero frame pointer or return
+ * address but not at a root (XU_WALK_NOT_ROOT), the outermost function most
+ * of them end in, and its *share of them in percent: what to name when a
+ * run says why its stacks are not complete (a thread entry missing from
+ * the roots, or frame pointers that held 0).  NULL when there is none.
+ */
+const char *xu_vouch_outermost_not_root(const struct xu_profile *p, const struct xu_symtab *st,
+                                        double *share);
 
 #endif

@@ -156,6 +156,29 @@ bool xu_unwind_cross(const struct xu_unwind_env *env, struct xu_mem *m, uint64_t
     return true;
 }
 
+bool xu_unwind_unlisted_entry(const struct xu_unwind_env *env, struct xu_mem *m,
+                              uint64_t lookup, uint64_t cfa, uint64_t *pcs,
+                              unsigned int *depth, unsigned int max_depth,
+                              unsigned int *crossings, uint64_t *pc, uint64_t *sp)
+{
+    uint64_t start, ipc, isp;
+
+    /* entry code is assembly: inside a function symbol it is not */
+    if (!env || !env->func_start || env->func_start(env->func_ctx, lookup, &start) ||
+        !xu_unwind_in_range(env->text, env->nr_text, lookup) ||
+        xu_unwind_in_range(&env->hypercall_page, 1, lookup) ||
+        *crossings >= XU_UNWIND_MAX_CROSSINGS || max_depth - *depth < 2)
+        return false;
+    if (xu_unwind_boundary_step(env, m, cfa, &ipc, &isp) != 1)
+        return false;
+    ++*crossings;
+    pcs[(*depth)++] = XU_PC_UPCALL;
+    pcs[(*depth)++] = ipc;
+    *pc = ipc;
+    *sp = isp;
+    return true;
+}
+
 /*
  * A function stopped on its first instructions or on its return: its
  * frame record is not there, its return address is on the stack under
@@ -204,6 +227,9 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                 return false;
             continue;
         }
+        if (!cfi && xu_unwind_unlisted_entry(env, m, *pc, *sp, pcs, depth, max_depth,
+                                             crossings, pc, sp))
+            continue;
         rc = xu_unwind_hypercall_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
         if (rc == 0 && !cfi)
             rc = frameless_step(env, m, regs, *pc, *sp, &ra, &caller_sp);
@@ -218,11 +244,56 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
         *sp = caller_sp;
         *exact = false;
         /* a handler entered, not yet framed, by upcall entry code */
-        if (xu_unwind_at_boundary(env, ra) && !(has_cfi && has_cfi(env, ra - 1))) {
+        if (has_cfi && has_cfi(env, ra - 1))
+            continue;
+        if (xu_unwind_at_boundary(env, ra)) {
             if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
                 return false;
+            *exact = true;
+        } else if (xu_unwind_unlisted_entry(env, m, ra - 1, *sp, pcs, depth, max_depth,
+                                            crossings, pc, sp)) {
             *exact = true;
         }
     }
     return true;
+}
+
+/* ra ends a call instruction in the ELF's code, inside the guest's text. */
+static bool return_after_call(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                              uint64_t ra)
+{
+    const uint8_t *before;
+
+    if (!a->follows_call || !xu_unwind_in_range(env->text, env->nr_text, ra))
+        return false;
+    before = env->code(env->code_ctx, ra, a->call_window);
+    return before && a->follows_call(before, a->call_window);
+}
+
+int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                                      const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
+                                      uint64_t sp, uint64_t *ra, uint64_t *caller_sp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    const uint8_t *code;
+    uint64_t start, slot, len;
+    int words;
+
+    if (!env || !env->code || !env->func_start || !a->frameless_depth || pc == 0 ||
+        !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start) || pc < start)
+        return 0;
+    len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
+    if (len == 0)
+        return 0;       /* on its first instruction: xu_unwind_exact_steps' case */
+    code = env->code(env->code_ctx, start + len, (size_t)len);
+    if (!code || (words = a->frameless_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
+        return 0;
+    slot = sp + 8ULL * (unsigned int)words;
+    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+        return 0;
+    *ra = a->code_address(regs, *ra);
+    if (!return_after_call(env, a, *ra))
+        return 0;       /* a body that pushed more, or not such a function after all */
+    *caller_sp = slot + 8;
+    return 1;
 }

@@ -36,6 +36,22 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
                             uint64_t *pc, uint64_t *sp);
 
 /*
+ * Upcall entry code that is on no list: a lookup address (an exact PC, or
+ * a return address - 1) in the guest's text outside every function symbol
+ * (entry code is assembly) and outside the hypercall page, where the frame
+ * an event leaves lies above cfa (xu_unwind_boundary_step: Xen PV's saved
+ * rip, cs, rflags, rsp and ss, or the hardware's exception frame, with the
+ * saved rsp just above it and the rip in the code).  Needs env->func_start.
+ * true when it crossed as xu_unwind_cross() does (XU_PC_UPCALL and the
+ * interrupted PC appended, *pc and *sp the interrupted ones); false, with
+ * nothing changed, when it is not such code: the walk goes on as before.
+ */
+bool xu_unwind_unlisted_entry(const struct xu_unwind_env *env, struct xu_mem *m,
+                              uint64_t lookup, uint64_t cfa, uint64_t *pcs,
+                              unsigned int *depth, unsigned int max_depth,
+                              unsigned int *crossings, uint64_t *pc, uint64_t *sp);
+
+/*
  * The whole crossing, as both walks take it: bounded by
  * XU_UNWIND_MAX_CROSSINGS per walk (*crossings counts), the frame found
  * from cfa, then XU_PC_UPCALL and the interrupted PC appended to pcs.
@@ -65,5 +81,18 @@ bool xu_unwind_exact_steps(const struct xu_unwind_env *env, struct xu_mem *m,
                            uint64_t *pcs, unsigned int *depth, unsigned int max_depth,
                            unsigned int *crossings, uint64_t *pc, uint64_t *sp, bool *exact,
                            enum xu_walk_end *end);
+
+/*
+ * A function that made no frame record (a leaf, or assembly, in a
+ * frame-pointer build): stopped at pc (exact: the PC itself; otherwise a
+ * return address into it) with stack pointer sp, its return address is on
+ * the stack above what its prologue pushed (env->func_start, env->code and
+ * the architecture's frameless_depth say how much).  Taken only when the
+ * word there is a return address after a call in the ELF's code.  1 done,
+ * 0 not such a function, not known, or no such word.
+ */
+int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu_mem *m,
+                                      const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
+                                      uint64_t sp, uint64_t *ra, uint64_t *caller_sp);
 
 #endif

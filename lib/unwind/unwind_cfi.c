@@ -165,11 +165,15 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
 
         /* Returning into upcall entry code without CFI of its own: find the
          * frame the event left (the entry's stack pointer is sp now). */
-        if (!exact && xu_unwind_at_boundary(env, pc) &&
-            (!t || cfi_find(t, pc - 1)->kind != XU_CFI_RULE)) {
+        if (exact || (t && cfi_find(t, pc - 1)->kind == XU_CFI_RULE))
+            continue;
+        if (xu_unwind_at_boundary(env, pc)) {
             if (!xu_unwind_cross(env, m, sp, pcs, &depth, max_depth, &crossings, &pc, &sp,
                                  &end))
                 break;
+            exact = true;
+        } else if (xu_unwind_unlisted_entry(env, m, pc - 1, sp, pcs, &depth, max_depth,
+                                            &crossings, &pc, &sp)) {
             exact = true;
         }
     }

@@ -45,6 +45,46 @@ int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, ui
     return 0;
 }
 
+/*
+ * The steps that need no frame record, from the PC the walk stands on: out
+ * of a hypercall stub or upcall entry code (xu_unwind_exact_steps), then out
+ * of each function that made no frame record (a leaf or assembly: its
+ * return address is on the stack, and the frame pointer still holds its
+ * caller's record, whose own caller the chain would give instead), crossing
+ * where one returns into upcall entry code.  Each turn appends a frame, so
+ * max_depth bounds them.  true to go on with the chain, false with *end.
+ */
+static bool recordless_steps(const struct xu_unwind_env *env, struct xu_mem *m,
+                             const struct xu_vcpu_regs *regs, uint64_t *pcs,
+                             unsigned int *depth, unsigned int max_depth,
+                             unsigned int *crossings, uint64_t *pc, uint64_t *sp, bool *exact,
+                             enum xu_walk_end *end)
+{
+    uint64_t ra, caller_sp;
+
+    for (;;) {
+        if (!xu_unwind_exact_steps(env, m, regs, NULL, pcs, depth, max_depth, crossings,
+                                   pc, sp, exact, end))
+            return false;
+        if (*depth >= max_depth ||
+            xu_unwind_frameless_function_step(env, m, regs, *pc, *exact, *sp, &ra,
+                                              &caller_sp) != 1)
+            return true;
+        pcs[(*depth)++] = ra;
+        *pc = ra;
+        *sp = caller_sp;
+        *exact = false;
+        if (xu_unwind_at_boundary(env, ra)) {
+            if (!xu_unwind_cross(env, m, *sp, pcs, depth, max_depth, crossings, pc, sp, end))
+                return false;
+            *exact = true;
+        } else if (xu_unwind_unlisted_entry(env, m, ra - 1, *sp, pcs, depth, max_depth,
+                                            crossings, pc, sp)) {
+            *exact = true;
+        }
+    }
+}
+
 void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                   const struct xu_vcpu_regs *regs,
                   uint64_t *pcs, unsigned int max_depth,
@@ -52,7 +92,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t fp = regs->fp, lower = regs->sp, next_fp, ret, pc = regs->ip, sp = regs->sp;
-    unsigned int depth = 0, crossings = 0;
+    unsigned int depth = 0, crossings = 0, before;
     enum xu_walk_end end;
     bool exact = true;
 
@@ -67,10 +107,11 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
         goto out;
     }
 
-    /* Stopped in a hypercall stub or in upcall entry code: what needs no
-     * frame record first; the frame-pointer chain goes on from fp. */
-    if (!xu_unwind_exact_steps(env, m, regs, NULL, pcs, &depth, max_depth, &crossings,
-                               &pc, &sp, &exact, &end))
+    /* Stopped in a hypercall stub, in upcall entry code or in a function
+     * without a frame record: what needs no frame record first; the
+     * frame-pointer chain goes on from fp. */
+    if (!recordless_steps(env, m, regs, pcs, &depth, max_depth, &crossings, &pc, &sp, &exact,
+                          &end))
         goto out;
     lower = sp;
 
@@ -99,18 +140,36 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             break;
         }
         pcs[depth++] = ret;
-        if (xu_unwind_at_boundary(env, ret)) {
+        before = crossings;
+        if (xu_unwind_at_boundary(env, ret) ||
+            xu_unwind_unlisted_entry(env, m, ret - 1, fp + a->record_size, pcs, &depth,
+                                     max_depth, &crossings, &pc, &sp)) {
             /* The handler returns into entry code: what lies above was
              * interrupted.  The handler's record kept the interrupted fp. */
-            if (!xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
+            if (crossings == before &&
+                !xu_unwind_cross(env, m, fp + a->record_size, pcs, &depth, max_depth,
                                  &crossings, &pc, &sp, &end))
                 break;
             /* the interrupted PC may be in the hypercall page (a blocked vCPU) */
             exact = true;
-            if (!xu_unwind_exact_steps(env, m, regs, NULL, pcs, &depth, max_depth,
-                                       &crossings, &pc, &sp, &exact, &end))
+            if (!recordless_steps(env, m, regs, pcs, &depth, max_depth, &crossings, &pc, &sp,
+                                  &exact, &end))
                 break;
             lower = sp;         /* the one step that may move to another stack */
+            fp = next_fp;
+            continue;
+        }
+        /* ret may be in a function that made no frame record: the record
+         * at fp is its callee's, and its own caller is on the stack above */
+        pc = ret;
+        sp = fp + a->record_size;
+        exact = false;
+        before = crossings;
+        if (!recordless_steps(env, m, regs, pcs, &depth, max_depth, &crossings, &pc, &sp,
+                              &exact, &end))
+            break;
+        if (crossings != before) {
+            lower = sp;
             fp = next_fp;
             continue;
         }

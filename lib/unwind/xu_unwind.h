@@ -12,6 +12,8 @@
 #ifndef XU_UNWIND_H
 #define XU_UNWIND_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mem/xu_mem.h"
@@ -51,6 +53,11 @@ struct xu_code_range {
  *    them, or NULL; with it the frame-pointer walk sees a function stopped
  *    on its first instructions or on its return, whose frame record is not
  *    (or no longer) there, and takes its return address from the stack.
+ *  - func_start: the start of the function (a function symbol, not a
+ *    label) containing pc, false when none is known; with code, the
+ *    frame-pointer walk reads the function's prologue and, in a function
+ *    that makes no frame record, takes its return address from the stack
+ *    (above what the prologue pushed), so its caller is not skipped.
  */
 struct xu_unwind_env {
     const struct xu_cfi_table *cfi;
@@ -61,6 +68,8 @@ struct xu_unwind_env {
     unsigned int nr_text;
     const uint8_t *(*code)(const void *ctx, uint64_t addr, size_t len);
     const void *code_ctx;
+    bool (*func_start)(const void *ctx, uint64_t pc, uint64_t *start);
+    const void *func_ctx;
 };
 
 struct xu_unwind_result {

@@ -8,8 +8,9 @@
  * lookups and the symboliser over addresses taken from the file's own
  * symbols and a sweep (with the inlined functions and lines of its DWARF),
  * xu_cfi_from_memory with a small row cap and lookups
- * in the table, xu_elf_find with the file as --elf, and xu_elf_match_check
- * against a small simulated guest.
+ * in the table, xu_elf_code_open with the entries Xen's notes name and the
+ * vouching of stacks that end there, xu_elf_find with the file as --elf,
+ * and xu_elf_match_check against a small simulated guest.
  */
 #include "config.h"
 
@@ -24,6 +25,7 @@
 #include "mem/xu_mem.h"
 #include "symbols/xu_elf_find.h"
 #include "symbols/xu_symbols.h"
+#include "symbols/xu_vouch.h"
 #ifdef HAVE_LIBDW
 #include "unwind/xu_cfi.h"
 #endif
@@ -145,6 +147,40 @@ static void cfi(const uint8_t *data, size_t size)
 #endif
 }
 
+/* The code and the entries Xen's notes or __xen_guest name, with the
+ * vouching that uses them against the symbols. */
+static void code(const char *path)
+{
+    uint64_t entries[XU_ELF_CODE_MAX_ENTRIES], pcs[2];
+    struct xu_elf_code *c = NULL;
+    struct xu_symtab *st = NULL;
+    struct xu_profile *p;
+    unsigned int n, i;
+    double share;
+
+    if (xu_elf_code_open(path, xu_fuzz_log(), &c) < 0)
+        return;
+    n = xu_elf_code_entries(c, entries);
+    xu_symtab_open(path, xu_fuzz_log(), &st);
+    p = xu_profile_new(0);
+    for (i = 0; p && i < n; i++) {
+        const struct xu_vouch v = { st, c, &xu_arch_x86_64, NULL };
+
+        pcs[0] = entries[i] + 3;
+        pcs[1] = entries[i] + 16;
+        xu_profile_add(p, 0, pcs, 2, XU_WALK_COMPLETE, 1);
+        xu_profile_add(p, 0, pcs, 1, XU_WALK_COMPLETE, 1);
+        xu_vouch_profile(p, &v);
+        xu_vouch_outermost_not_root(p, st, &share);
+        xu_profile_free(p);
+        p = xu_profile_new(0);
+    }
+    xu_profile_free(p);
+    if (st)
+        xu_symtab_free(st);
+    xu_elf_code_free(c);
+}
+
 static void find_and_match(const char *path)
 {
     struct xu_elf_find_config cfg = { .elf = path, .debug_root = "/nonexistent" };
@@ -170,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     symbols(path);
     cfi(data, size);
+    code(path);
     find_and_match(path);
     return 0;
 }

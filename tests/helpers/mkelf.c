@@ -179,6 +179,7 @@ int mkelf_write_patched(const char *path, const struct mkelf_section *secs, size
     for (i = 0; i < nsecs; i++) {
         bool progbits = secs[i].size <= MAX_PROGBITS;
         Elf64_Xword sflags = secs[i].noexec ? SHF_ALLOC | SHF_WRITE : SHF_ALLOC | SHF_EXECINSTR;
+        bool note = strncmp(secs[i].name, ".note", 5) == 0;
 
         if (progbits) {
             mk.code[i] = malloc(secs[i].size ? secs[i].size : 1);
@@ -193,8 +194,12 @@ int mkelf_write_patched(const char *path, const struct mkelf_section *secs, size
                     memcpy(mk.code[i] + (pt->addr - secs[i].addr), pt->bytes, pt->len);
             }
         }
-        if (!add_section(elf, &mk.shstr, secs[i].name, progbits ? SHT_PROGBITS : SHT_NOBITS,
-                         sflags, secs[i].addr, mk.code[i], secs[i].size, ELF_T_BYTE, 16))
+        if (note)
+            sflags = SHF_ALLOC;
+        if (!add_section(elf, &mk.shstr, secs[i].name,
+                         note ? SHT_NOTE : progbits ? SHT_PROGBITS : SHT_NOBITS,
+                         sflags, secs[i].addr, mk.code[i], secs[i].size, ELF_T_BYTE,
+                         note ? 4 : 16))
             goto out;
     }
 

@@ -6,7 +6,8 @@
  * The file is an ET_EXEC with:
  *   - the given code sections (PROGBITS, ALLOC|EXECINSTR unless exec is
  *     false, contents 0xcc but for the patches of mkelf_write_patched), in
- *     order, section indices 1..nsecs;
+ *     order, section indices 1..nsecs; one named ".note..." is an ALLOC
+ *     SHT_NOTE section instead (patch its notes in);
  *   - .symtab + .strtab holding a STT_FILE symbol "mkelf.c", one STT_SECTION
  *     symbol per code section (so readers must skip them), then the given
  *     symbols, locals before globals as the ELF spec requires;

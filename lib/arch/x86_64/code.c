@@ -165,3 +165,95 @@ int xu_x86_frameless_words(const uint8_t *code)
         return 1;
     return -1;
 }
+
+/* Instructions of a prologue read before its body is taken to begin. */
+#define PROLOGUE_MAX_INSNS  24
+/* A stack reservation larger than this is not a prologue we trust. */
+#define PROLOGUE_MAX_BYTES  (1u << 20)
+
+/* "push %rbp; mov %rsp,%rbp" complete within code[0..n): a frame record. */
+static bool makes_frame(const uint8_t *c, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i + 4 <= n; i++)
+        if (c[i] == 0x55 && c[i + 1] == 0x48 && c[i + 2] == 0x89 && c[i + 3] == 0xe5)
+            return true;
+    return false;
+}
+
+/* A register-to-register mov (REX.W 89/8b, mod 3), which compilers
+ * schedule between the pushes: 1, or -1 when it writes %rsp (the stack
+ * switches: nothing is known), 0 when it is no such mov. */
+static int reg_move(const uint8_t *b, size_t left)
+{
+    unsigned int dest;
+
+    if (left < 3 || (b[0] & 0xf8) != 0x48 || (b[1] != 0x89 && b[1] != 0x8b) || (b[2] >> 6) != 3)
+        return 0;
+    dest = b[1] == 0x89 ? (b[2] & 7) | ((b[0] & 1) << 3) : ((b[2] >> 3) & 7) | ((b[0] & 4) << 1);
+    return dest == 4 ? -1 : 1;
+}
+
+/* "sub $imm,%rsp" (48 83 ec ib, 48 81 ec id): the bytes reserved, or -1. */
+static long stack_reserve(const uint8_t *b, size_t left, size_t *len)
+{
+    uint32_t imm;
+
+    if (left >= 4 && b[0] == 0x48 && b[1] == 0x83 && b[2] == 0xec) {
+        *len = 4;
+        return b[3] < 0x80 ? b[3] : -1;
+    }
+    if (left >= 7 && b[0] == 0x48 && b[1] == 0x81 && b[2] == 0xec) {
+        *len = 7;
+        imm = (uint32_t)b[3] | (uint32_t)b[4] << 8 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 24;
+        return imm <= PROLOGUE_MAX_BYTES ? (long)imm : -1;
+    }
+    return -1;
+}
+
+/*
+ * The words a function without a frame record has put above its return
+ * address by the time it reaches offset upto: its prologue's pushes and
+ * "sub $n,%rsp", read from its first instructions (endbr64 and register
+ * moves may sit between them); the body is taken to push nothing more.
+ * -1 when it makes a frame record before upto (the chain holds it), or a
+ * prologue instruction is not one that leaves the count known.
+ */
+int xu_x86_frameless_depth(const uint8_t *c, size_t len, size_t upto)
+{
+    static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+    size_t pos = 0, step, end = upto < len ? upto : len;
+    unsigned long words = 0;
+    unsigned int k;
+    long bytes;
+    int mov;
+
+    if (makes_frame(c, end))
+        return -1;
+    for (k = 0; k < PROLOGUE_MAX_INSNS && pos < end; k++, pos += step) {
+        const uint8_t *b = c + pos;
+        size_t left = len - pos;
+
+        if (left >= 4 && memcmp(b, endbr64, 4) == 0) {
+            step = 4;
+        } else if (b[0] >= 0x50 && b[0] <= 0x57) {
+            step = 1;
+            words++;
+        } else if (left >= 2 && b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57) {
+            step = 2;
+            words++;
+        } else if ((mov = reg_move(b, left)) != 0) {
+            if (mov < 0)
+                return -1;
+            step = 3;
+        } else if ((bytes = stack_reserve(b, left, &step)) >= 0) {
+            if (bytes & 7)
+                return -1;
+            words += (unsigned long)bytes / 8;
+        } else {
+            break;          /* the body */
+        }
+    }
+    return (int)words;
+}

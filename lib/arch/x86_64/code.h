@@ -11,5 +11,6 @@ int xu_x86_hypercall_stub(const uint8_t *entry, unsigned int off, unsigned int *
 bool xu_x86_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
 bool xu_x86_follows_call(const uint8_t *before, size_t n);
 int xu_x86_frameless_words(const uint8_t *code);
+int xu_x86_frameless_depth(const uint8_t *code, size_t len, size_t upto);
 
 #endif

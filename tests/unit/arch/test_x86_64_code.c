@@ -134,6 +134,38 @@ static void test_follows_call(void **state)
     assert_false(a->follows_call(rel32 + 4, 4));    /* too short for a call rel32 */
 }
 
+/* The prologue of a function without a frame record, as far as it ran. */
+static void test_frameless_depth(void **state)
+{
+    const struct xu_arch_ops *x86 = &xu_arch_x86_64;
+    /* endbr64; push %r12; mov %rdi,%r12; push %rbx; sub $0x18,%rsp; body */
+    static const uint8_t leaf[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x41, 0x54, 0x49, 0x89, 0xfc,
+                                    0x53, 0x48, 0x83, 0xec, 0x18, 0x8b, 0x07, 0xcc, 0xcc };
+    /* sub $0x1000,%rsp */
+    static const uint8_t big[] = { 0x48, 0x81, 0xec, 0x00, 0x10, 0x00, 0x00, 0xcc };
+    /* a shrink-wrapped frame: test; je; then push %rbp; mov %rsp,%rbp */
+    static const uint8_t wrapped[] = { 0x85, 0xff, 0x74, 0x10, 0x55, 0x48, 0x89, 0xe5, 0xcc };
+    /* mov %rax,%rsp: a stack switch, nothing known */
+    static const uint8_t switched[] = { 0x53, 0x48, 0x89, 0xc4, 0xcc };
+    /* sub $0x14,%rsp: not whole words */
+    static const uint8_t odd[] = { 0x48, 0x83, 0xec, 0x14, 0xcc };
+
+    (void)state;
+    assert_non_null(x86->frameless_depth);
+    assert_int_equal(x86->frameless_depth(leaf, sizeof(leaf), 16), 2 + 3);
+    assert_int_equal(x86->frameless_depth(leaf, sizeof(leaf), 6), 1);     /* after push %r12 */
+    assert_int_equal(x86->frameless_depth(leaf, sizeof(leaf), 4), 0);     /* after endbr64 */
+    assert_int_equal(x86->frameless_depth(big, sizeof(big), 7), 0x200);
+    assert_int_equal(x86->frameless_depth(wrapped, sizeof(wrapped), 2), 0);
+    assert_int_equal(x86->frameless_depth(wrapped, sizeof(wrapped), 8), -1);
+    /* between a late push %rbp and its mov the push is not counted (the
+     * body pushes nothing, as far as the reader knows): the word found
+     * there then follows no call, and the caller refuses it */
+    assert_int_equal(x86->frameless_depth(wrapped, sizeof(wrapped), 5), 0);
+    assert_int_equal(x86->frameless_depth(switched, sizeof(switched), 4), -1);
+    assert_int_equal(x86->frameless_depth(odd, sizeof(odd), 4), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_hostile_stub_is_refused),
         cmocka_unit_test(test_interrupt_frame),
         cmocka_unit_test(test_follows_call),
+        cmocka_unit_test(test_frameless_depth),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,7 @@ struct capture {
     struct xu_log log;
     char last[2048];
     int errors, warnings;
+    int stripped_advice;        /* lines, at any level, telling to pass the unstripped ELF */
 };
 
 static void capture_emit(void *ctx, enum xu_log_level level, const char *msg)
@@ -52,6 +53,8 @@ static void capture_emit(void *ctx, enum xu_log_level level, const char *msg)
         c->errors++;
     if (level >= XU_LOG_WARN)
         snprintf(c->last, sizeof(c->last), "%s", msg);
+    if (strstr(msg, "stripped?"))
+        c->stripped_advice++;
 }
 
 struct fixture {
@@ -165,6 +168,9 @@ static void test_dbg_sibling(void **state)
     assert_string_equal(c.path, path_in(f, "app_xen-x86_64.dbg"));
     assert_int_equal(c.source, XU_ELF_FROM_DBG_SIBLING);
     assert_string_equal(c.reason, ".dbg sibling");
+    /* not even at -v: the advice to pass the unstripped ELF, one line
+     * before the search finds it */
+    assert_int_equal(f->cap.stripped_advice, 0);
     xu_elf_choice_dispose(&c);
 }
 

@@ -43,6 +43,29 @@ struct fixture {
 
 static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
 
+/* f's ELF written from these and opened. */
+static void build(struct fixture *f, const struct mkelf_section *secs, size_t nsecs,
+                  const struct mkelf_patch *patches, size_t npatches,
+                  const struct mkelf_sym *syms, size_t nsyms)
+{
+    int fd;
+
+    xu_elf_code_free(f->code);
+    xu_symtab_free(f->st);
+    f->code = NULL;
+    f->st = NULL;
+    if (!f->path[0]) {
+        strcpy(f->path, "/tmp/test_vouch.XXXXXX");
+        fd = mkstemp(f->path);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    assert_int_equal(mkelf_write_patched(f->path, secs, nsecs, patches, npatches, syms, nsyms,
+                                         0), 0);
+    assert_int_equal(xu_symtab_open(f->path, NULL, &f->st), 0);
+    assert_int_equal(xu_elf_code_open(f->path, NULL, &f->code), 0);
+}
+
 static int setup(void **state)
 {
     static const struct mkelf_patch patches[] = {
@@ -63,16 +86,9 @@ static int setup(void **state)
         { "hypercall_page", HCALL, 0, STT_NOTYPE, STB_GLOBAL, 0 },
     };
     struct fixture *f = calloc(1, sizeof(*f));
-    int fd;
 
     assert_non_null(f);
-    strcpy(f->path, "/tmp/test_vouch.XXXXXX");
-    fd = mkstemp(f->path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(mkelf_write_patched(f->path, secs, 1, patches, 4, syms, 6, 0), 0);
-    assert_int_equal(xu_symtab_open(f->path, NULL, &f->st), 0);
-    assert_int_equal(xu_elf_code_open(f->path, NULL, &f->code), 0);
+    build(f, secs, 1, patches, 4, syms, 6);
     f->p = xu_profile_new(0);
     assert_non_null(f->p);
     *state = f;
@@ -227,6 +243,7 @@ static void test_env_from_elf(void **state)
 {
     struct fixture *f = *state;
     struct xu_unwind_env env;
+    uint64_t start;
 
     memset(&env, 0xff, sizeof(env));
     xu_unwind_env_from_elf(f->st, f->code, &xu_arch_x86_64, &env);
@@ -238,6 +255,173 @@ static void test_env_from_elf(void **state)
     assert_int_equal(env.nr_text, 1);
     assert_int_equal(env.text[0].start, TEXT);
     assert_int_equal(env.text[0].end, TEXT + 0x2000);
+    /* where functions begin, for the prologue of one without a frame
+     * record; a label is no function */
+    assert_true(env.func_start(env.func_ctx, MAIN + 0x33, &start));
+    assert_int_equal(start, MAIN);
+    assert_false(env.func_start(env.func_ctx, CALLBACK + 0x10, &start));
+    assert_false(env.func_start(env.func_ctx, TEXT + 0x1f00, &start));
+}
+
+/*
+ * A unikernel linked at 0 (Unikraft's Xen platform): the entry point is 0,
+ * the boot code is assembly whose labels, not a function, are the
+ * outermost frames, and the hypercall page follows it with no function
+ * symbol in between.
+ */
+#define UK_START    0x0ULL                  /* _libxenplat_start, e_entry 0 */
+#define UK_LABEL    0x40ULL                 /* nofsgsbase */
+#define UK_RET      (UK_LABEL + 0x10)       /* after "call _libxenplat_x86entry" */
+#define UK_HCALL    0x1000ULL
+#define UK_MAIN     0x2000ULL
+#define UK_WORK     0x2100ULL
+
+static void build_linked_at_zero(struct fixture *f)
+{
+    static const struct mkelf_patch patches[] = {
+        { UK_RET - 5, call_rel32, 5 },
+        { UK_MAIN + 0x20 - 5, call_rel32, 5 },
+    };
+    static const struct mkelf_section secs[] = {
+        { ".text", 0, 0x3000, false },
+    };
+    static const struct mkelf_sym syms[] = {
+        { "_libxenplat_start", UK_START, 0, STT_NOTYPE, STB_GLOBAL, 0 },
+        { "nofsgsbase", UK_LABEL, 0, STT_NOTYPE, STB_LOCAL, 0 },
+        { "hypercall_page", UK_HCALL, 0, STT_NOTYPE, STB_GLOBAL, 0 },
+        { "main", UK_MAIN, 0x100, STT_FUNC, STB_GLOBAL, 0 },
+        { "work", UK_WORK, 0x100, STT_FUNC, STB_GLOBAL, 0 },
+    };
+
+    build(f, secs, 1, patches, 2, syms, 5);
+}
+
+static void test_entry_at_zero_and_its_labels(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t to_label[] = { UK_WORK + 3, UK_MAIN + 0x20, UK_RET };
+    const uint64_t to_main[] = { UK_WORK + 3, UK_MAIN + 0x20 };
+
+    build_linked_at_zero(f);
+    assert_int_equal(vouched(f, to_label, 3, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+    assert_int_equal(vouched(f, to_main, 2, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_ROOT);
+}
+
+/* The entry code stops at the hypercall page: a walk that got no further
+ * than a stub is not finished, however close to the entry it lies. */
+static void test_bare_hypercall_page_is_not_a_root(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t bare[] = { UK_HCALL + 29 * 32 + 10 };
+
+    build_linked_at_zero(f);
+    assert_int_equal(vouched(f, bare, 1, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_ROOT);
+}
+
+/* An entry point of 0 with no code there is nothing: no stack becomes
+ * complete because 0 is "in" some symbol. */
+static void test_zero_entry_without_code_at_zero(void **state)
+{
+    struct fixture *f = *state;
+    uint64_t entries[XU_ELF_CODE_MAX_ENTRIES];
+
+    /* e_entry is the first section's address: the data section at 0 */
+    static const struct mkelf_section secs[] = {
+        { ".data", 0, 0x100, true },
+        { ".text", TEXT, 0x2000, false },
+    };
+    static const struct mkelf_sym syms[] = {
+        { "main", MAIN, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+    };
+
+    build(f, secs, 2, NULL, 0, syms, 1);
+    assert_int_equal(xu_elf_code_entries(f->code, entries), 0);
+}
+
+/* Xen's notes say where Xen starts the guest, whatever e_entry says. */
+#define NOTE_AT     0x100ULL
+#define XEN_START   (TEXT + 0x800)          /* a label Xen's note names */
+#define XEN_RET     (XEN_START + 0x20)
+
+static void build_with_note(struct fixture *f, uint32_t type, uint32_t descsz)
+{
+    static uint8_t note[24];
+    const uint32_t hdr[3] = { 4, descsz, type };
+    const uint64_t desc = XEN_START;
+    static const struct mkelf_sym syms[] = {
+        { "xen_start", XEN_START, 0, STT_NOTYPE, STB_GLOBAL, 1 },
+        { "main", MAIN, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+        { "work", WORK, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+        { "later", TEXT + 0x1000, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+    };
+    const struct mkelf_section secs[] = {
+        { ".note.Xen", NOTE_AT, 16 + descsz, false },
+        { ".text", TEXT, 0x2000, false },
+    };
+    const struct mkelf_patch patches[] = {
+        { NOTE_AT, note, 16 + descsz },
+        { XEN_RET - 5, call_rel32, 5 },
+        { RET_IN_MAIN - 5, call_rel32, 5 },
+    };
+
+    memcpy(note, hdr, sizeof(hdr));
+    memcpy(note + 12, "Xen", 4);
+    memcpy(note + 16, &desc, descsz);
+    build(f, secs, 2, patches, 3, syms, 4);
+}
+
+static void test_xen_entry_notes(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t pcs[] = { WORK + 3, RET_IN_MAIN, XEN_RET };
+    uint64_t entries[XU_ELF_CODE_MAX_ENTRIES];
+
+    build_with_note(f, 1, 8);           /* XEN_ELFNOTE_ENTRY, a 64-bit word */
+    assert_int_equal(xu_elf_code_entries(f->code, entries), 1);
+    assert_int_equal(entries[0], XEN_START);
+    assert_int_equal(vouched(f, pcs, 3, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+    build_with_note(f, 18, 4);          /* XEN_ELFNOTE_PHYS32_ENTRY (PVH) */
+    assert_int_equal(vouched(f, pcs, 3, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+    build_with_note(f, 2, 8);           /* HYPERCALL_PAGE: not an entry */
+    assert_int_equal(xu_elf_code_entries(f->code, entries), 0);
+    assert_int_equal(vouched(f, pcs, 3, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_ROOT);
+}
+
+static void test_xen_guest_string(void **state)
+{
+    static const char guest[] = "GUEST_OS=linux,VIRT_ENTRY=0x1,ENTRY=0x401800,XEN_VER=xen-3.0";
+    struct fixture *f = *state;
+    uint64_t entries[XU_ELF_CODE_MAX_ENTRIES];
+    const struct mkelf_section secs[] = {
+        { "__xen_guest", NOTE_AT, sizeof(guest), true },
+        { ".text", TEXT, 0x2000, false },
+    };
+    const struct mkelf_patch patches[] = { { NOTE_AT, (const uint8_t *)guest, sizeof(guest) } };
+    static const struct mkelf_sym syms[] = {
+        { "main", MAIN, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+    };
+
+    build(f, secs, 2, patches, 1, syms, 1);
+    assert_int_equal(xu_elf_code_entries(f->code, entries), 1);
+    assert_int_equal(entries[0], 0x401800);
+}
+
+static void test_outermost_not_root(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t to_main[] = { WORK + 3, RET_IN_MAIN };
+    const uint64_t leaf[] = { WORK + 5 };
+    const uint64_t done[] = { WORK + 3, RET_IN_MAIN, RET_IN_ENTRY };
+    const struct xu_vouch v = { f->st, f->code, &xu_arch_x86_64, NULL };
+    double share;
+
+    assert_null(xu_vouch_outermost_not_root(f->p, f->st, &share));
+    assert_int_equal(xu_profile_add(f->p, 0, to_main, 2, XU_WALK_COMPLETE, 3), 0);
+    assert_int_equal(xu_profile_add(f->p, 0, leaf, 1, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(f->p, 0, done, 3, XU_WALK_COMPLETE, 5), 0);
+    xu_vouch_profile(f->p, &v);
+    assert_string_equal(xu_vouch_outermost_not_root(f->p, f->st, &share), "main");
+    assert_true(share > 74.9 && share < 75.1);
 }
 
 int main(void)
@@ -256,6 +440,12 @@ int main(void)
         T(test_totals_follow),
         T(test_env_from_elf),
         T(test_roots_parse),
+        T(test_entry_at_zero_and_its_labels),
+        T(test_bare_hypercall_page_is_not_a_root),
+        T(test_zero_entry_without_code_at_zero),
+        T(test_xen_entry_notes),
+        T(test_xen_guest_string),
+        T(test_outermost_not_root),
     };
 #undef T
 

@@ -467,6 +467,222 @@ static void test_function_entry_and_return(void **state)
     expect_chain(pcs, &res, XU_WALK_COMPLETE, lost, 3);
 }
 
+/*
+ * Functions that make no frame record in a frame-pointer build (leaves,
+ * and functions whose only call is inline assembly into the hypercall
+ * page: Unikraft's halt), for the frame-pointer walk: their return
+ * addresses are on the stack above what their prologues pushed, and the
+ * frame pointer still holds their caller's record, whose caller the chain
+ * would give instead.
+ */
+#define LCPU        (TEXT + 0x5000)     /* ukplat_lcpu_halt_irq: framed */
+#define LCPU_RET    (LCPU + 0x25)
+#define HALT        (TEXT + 0x5100)     /* halt: no frame, calls the stub */
+#define HALT_RET    (HALT + 0x10)
+#define CLOCK       (TEXT + 0x5200)     /* push %rbx; sub $0x10,%rsp; no frame */
+#define CLOCK_RET   (CLOCK + 0x30)
+#define NAP         (TEXT + 0x5300)     /* framed */
+#define NAP_RET     (NAP + 0x30)
+#define NOT_A_RET   (NAP + 0x60)        /* int3 before it: no call */
+#define WORKER      (TEXT + 0x5400)     /* framed */
+
+static const uint8_t *frameless_code(const void *ctx, uint64_t addr, size_t len)
+{
+    static const uint8_t frame[4] = { 0x55, 0x48, 0x89, 0xe5 };
+    static const uint8_t clock[5] = { 0x53, 0x48, 0x83, 0xec, 0x10 };
+    static const uint8_t call[5] = { 0xe8, 0, 0, 0, 0 };
+    static const struct { uint64_t at; const uint8_t *b; size_t n; } put_at[] = {
+        { LCPU, frame, 4 }, { NAP, frame, 4 }, { WORKER, frame, 4 }, { CLOCK, clock, 5 },
+        { LCPU_RET - 5, call, 5 }, { HALT_RET - 5, call, 5 }, { CLOCK_RET - 5, call, 5 },
+        { NAP_RET - 5, call, 5 },
+    };
+    static uint8_t buf[1024];
+    uint64_t start = addr - len;
+    size_t i, k;
+
+    (void)ctx;
+    if (len > sizeof(buf) || addr < TEXT + 0x5000 || start >= TEXT + 0x5500)
+        return NULL;
+    memset(buf, 0xcc, len);
+    for (k = 0; k < sizeof(put_at) / sizeof(put_at[0]); k++)
+        for (i = 0; i < put_at[k].n; i++)
+            if (put_at[k].at + i >= start && put_at[k].at + i < addr)
+                buf[put_at[k].at + i - start] = put_at[k].b[i];
+    return buf;
+}
+
+static bool frameless_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    (void)ctx;
+    if (pc < TEXT + 0x5000 || pc >= TEXT + 0x5500)
+        return false;
+    *start = pc & ~0xffULL;
+    return true;
+}
+
+static void know_functions(struct fixture *f)
+{
+    f->env.code = frameless_code;
+    f->env.func_start = frameless_func_start;
+}
+
+/* Unikraft's idle: the stub's caller halt made no frame, so the record in
+ * rbp is ukplat_lcpu_halt_irq's; its return address into
+ * ukplat_lcpu_halt_irq is just above the stub's. */
+static void test_fp_frameless_caller_of_a_hypercall(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], fp = blocking_chain(f), sp = fp - 32;
+    const uint64_t want[] = { ENTRY_SCHED_OP + 10, HALT_RET, LCPU_RET, B_RET, TS_RET };
+    const uint64_t skipped[] = { ENTRY_SCHED_OP + 10, HALT_RET, B_RET, TS_RET };
+
+    write_pv_stub(f);
+    put(f, sp, 0x246);                  /* r11 */
+    put(f, sp + 8, 0x1234);             /* rcx */
+    put(f, sp + 16, HALT_RET);
+    put(f, sp + 24, LCPU_RET);          /* halt's return address, under LCPU's record */
+    regs_at(f, &r, ENTRY_SCHED_OP + 10, sp, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, skipped, 4);
+    know_functions(f);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+}
+
+/* A leaf stopped in its body, past a prologue that pushed %rbx and
+ * reserved 16 bytes: its return address is 24 bytes above sp. */
+static void test_fp_frameless_leaf(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), sp = fp - 8 - 24;
+    const uint64_t want[] = { CLOCK + 0x20, NAP_RET, MAIN_RET, START_RET };
+    const uint64_t skipped[] = { CLOCK + 0x20, MAIN_RET, START_RET };
+
+    (void)isp;
+    know_functions(f);
+    put(f, sp + 24, NAP_RET);
+    regs_at(f, &r, CLOCK + 0x20, sp, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 4);
+    /* inside the prologue, after the push only: 8 bytes above sp */
+    put(f, sp + 8, NAP_RET);
+    regs_at(f, &r, CLOCK + 1, sp, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, (const uint64_t[]){ CLOCK + 1, NAP_RET,
+                                                                  MAIN_RET, START_RET }, 4);
+    /* the word there follows no call: not taken, the walk is today's */
+    put(f, sp + 24, NOT_A_RET);
+    regs_at(f, &r, CLOCK + 0x20, sp, fp);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, skipped, 3);
+}
+
+/* A frameless function in the middle: the record at fp is its callee's,
+ * and its return address lies above that record and its own pushes. */
+static void test_fp_frameless_in_the_middle(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), g = fp - 8 - 24 - 16;
+    const uint64_t want[] = { WORKER + 0x10, CLOCK_RET, NAP_RET, MAIN_RET, START_RET };
+
+    (void)isp;
+    know_functions(f);
+    put(f, g, fp);                      /* WORKER's record keeps nap's rbp */
+    put(f, g + 8, CLOCK_RET);
+    put(f, g + 16 + 24, NAP_RET);       /* above clock's three words */
+    regs_at(f, &r, WORKER + 0x10, g - 8, g);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+}
+
+/*
+ * Upcall entry code on no list (Unikraft's asm_trap_hypervisor_callback):
+ * assembly outside every function symbol, recognised by the frame the
+ * event left above the stack pointer, not by its name.
+ */
+static bool entry_is_no_function(const void *ctx, uint64_t pc, uint64_t *start)
+{
+    (void)ctx;
+    if (pc >= CB_START && pc < CB_END)
+        return false;       /* labels, not functions */
+    *start = pc & ~0xffULL;
+    return true;
+}
+
+static void unlisted_entry(struct fixture *f)
+{
+    f->env.nr_boundary = 0;
+    f->env.func_start = entry_is_no_function;
+}
+
+/* Stopped on the stub's first instruction: Xen's bounce frame, rcx and r11
+ * over the interrupt frame, is at sp. */
+static void test_unlisted_entry_stopped_in_it(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame = (isp - 40) & ~15ULL;
+    const uint64_t want[] = { CB_START, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+    const uint64_t as_a_call[] = { CB_START, MAIN_RET, START_RET };
+
+    put_frame(f, frame, BUSY_PC, isp);
+    put(f, frame - 8, 0x11);                /* r11 */
+    put(f, frame - 16, 0x22);               /* rcx */
+    regs_at(f, &r, CB_START, frame - 16, fp);
+    f->env.nr_boundary = 0;
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 3);
+    unlisted_entry(f);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
+#endif
+    /* no frame there (RFLAGS without its fixed bit): not entry code after
+     * all, and nothing is invented */
+    put(f, frame + 16, 0);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 3);
+}
+
+/* The handler returns into the unlisted entry code: the frames above were
+ * interrupted, not called. */
+static void test_unlisted_entry_below_a_handler(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[32], isp, fp = interrupted_thread(f, 0, &isp), frame, h;
+    const uint64_t want[] = { HANDLER_PC, CB_RET, XU_PC_UPCALL, BUSY_PC, MAIN_RET, START_RET };
+    const uint64_t as_a_call[] = { HANDLER_PC, CB_RET, MAIN_RET, START_RET };
+    unsigned int k;
+
+    frame = (isp - 40) & ~15ULL;
+    put_frame(f, frame, BUSY_PC, isp);
+    for (k = 1; k <= 17; k++)
+        put(f, frame - 8 * k, 0x1000 + k);
+    h = frame - 8 * 17 - 16;
+    handler_stopped(f, &r, h, fp);
+    f->env.nr_boundary = 0;
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, as_a_call, 4);
+    unlisted_entry(f);
+    walk(f, &xu_unwind_fp_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#ifdef HAVE_LIBDW
+    walk(f, &xu_unwind_auto_ops, &f->env, &r, pcs, &res);
+    expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 6);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +698,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_upcall_during_a_hypercall, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handler_stopped_in_its_prologue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_function_entry_and_return, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp_frameless_caller_of_a_hypercall, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_fp_frameless_leaf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp_frameless_in_the_middle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unlisted_entry_stopped_in_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unlisted_entry_below_a_handler, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
