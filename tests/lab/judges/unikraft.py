@@ -159,12 +159,12 @@ def upcall_code(elf, calls):
     return names
 
 
-def callees(g, fn, _memo={}):
+def callees(g, fn):
     """Who a frame of fn can have above it: its direct callees and every function those
     reach by tail calls (a sibling call replaces the callee's frame)."""
-    key = (id(g), fn)
-    if key in _memo:
-        return _memo[key]
+    memo = g.setdefault("callees", {})
+    if fn in memo:
+        return memo[fn]
     out = set()
     todo = list(g["calls"].get(fn, ()))
     while todo and len(out) < 10000:
@@ -173,7 +173,7 @@ def callees(g, fn, _memo={}):
             continue
         out.add(t)
         todo.extend(g["tail"].get(t, ()))
-    _memo[key] = out
+    memo[fn] = out
     return out
 
 
