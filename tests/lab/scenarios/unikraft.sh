@@ -48,11 +48,16 @@ uk_xenctx() {
     echo "@@LAB done $id"
 }
 
-# uk_profile VARIANT UNWIND: the guest unikraft-VARIANT by name, as an admin would.
+# uk_profile VARIANT UNWIND: the guest unikraft-VARIANT by name, as an admin would.  run()
+# interrupts a command 60 s after $LAB_MAX_SECONDS: that follows $UK_T here (else a run
+# capped at 300 s was stopped at 160 s).
 uk_profile() {
+    uk_max=$LAB_MAX_SECONDS
+    LAB_MAX_SECONDS=$UK_T
     run unikraft-$1-$2 \
         xen-uniprof unikraft-$1 -F "$LAB_SHARE_FREQ" -T "$UK_T" --samples $UK_SAMPLES \
             --unwind=$2 -o /out/unikraft-$1-$2.folded --stats /out/unikraft-$1-$2.stats.json
+    LAB_MAX_SECONDS=$uk_max
 }
 
 guest_up unikraft-fp unikraft-fp-xenctx unikraft-fp-auto unikraft-fp-cfi unikraft-fp-fp
