@@ -174,6 +174,75 @@ SUMMARY_RE = re.compile(r"(\d+) samples in ([\d.]+) s \(([\d.]+)/s\), (\d+) miss
                         r"paused median ([\d.]+) us p99 ([\d.]+) us, ([\d.]+)% complete stacks")
 
 
+# The ends of a walk xen-uniprof counts as complete (lib/profile/xu_walk.h:
+# xu_walk_complete()), by their names in --stats' "walks".
+COMPLETE_WALK_ENDS = ("complete", "cfi root")
+# The folded output's root for a walk that did not complete (lib/output/folded.c).
+INCOMPLETE_ROOT = "[incomplete]"
+# Reported completeness must match the share of samples that truly reach their chain's
+# root, in both directions: a profile that calls broken chains complete misleads as much as
+# one that calls right ones incomplete.
+COMPLETENESS_TOLERANCE_PP = 1.0
+
+
+# The root --state=split puts above a line's frames (lib/output/view.c).
+STATE_ROOTS = {"[running]", "[runnable]", "[blocked]", "[offline]", "[unknown]"}
+
+
+def chain_body(frames):
+    """A folded line's own frames, without the roots the output puts above them, in the
+    order lib/output/folded.c writes them: vcpuN, a [state], [incomplete]."""
+    i = 0
+    if i < len(frames) and re.match(r"vcpu\d+$", frames[i]):
+        i += 1
+    if i < len(frames) and frames[i] in STATE_ROOTS:
+        i += 1
+    if i < len(frames) and frames[i] == INCOMPLETE_ROOT:
+        i += 1
+    return frames[i:]
+
+
+def truly_complete(stacks, chains):
+    """Samples whose own frames (chain_body) start with one of chains, each a root-first
+    list: the walks that truly reached where the guest's threads begin."""
+    return sum(c for f, c in stacks
+               if any(chain_body(f)[:len(ch)] == list(ch) for ch in chains))
+
+
+def reported_complete_pct(d, sid):
+    """(%, where from) of the samples xen-uniprof called complete: what its summary line
+    told the user, else --stats; (None, why) when it said neither."""
+    m = SUMMARY_RE.search(read_id(d, sid, ".stderr", "") or "")
+    if m:
+        return float(m.group(7)), "summary"
+    st = tool_stats(d, sid)
+    if st.get("complete_stacks_pct") is not None:
+        return st["complete_stacks_pct"], "--stats"
+    return None, "neither a summary line nor --stats walks"
+
+
+def check_completeness(d, sid, true_n, total, r, reasons, what, required=False):
+    """Reported completeness against the share of samples (true_n of total) that truly
+    reach their root (what: how the judge knows), within COMPLETENESS_TOLERANCE_PP either
+    way.  Records both in r["completeness"].  A run that reported none (a run cut short
+    prints no summary) is a failure only where the scenario asks for one (required)."""
+    rep, src = reported_complete_pct(d, sid)
+    true_pct = round(pct(true_n, total), 2) if total else None
+    c = {"reported_pct": rep, "reported_from": src, "true_pct": true_pct, "true_means": what,
+         "tolerance_pp": COMPLETENESS_TOLERANCE_PP}
+    r["completeness"] = c
+    if rep is None or true_pct is None:
+        if total and required:
+            reasons.append("no reported completeness to judge (%s)" % src)
+        return
+    c["deviation_pp"] = round(rep - true_pct, 2)
+    if abs(rep - true_pct) > COMPLETENESS_TOLERANCE_PP:
+        reasons.append("xen-uniprof reported %.1f%% complete stacks, %.2f%% truly are (%s; "
+                       "need within %.0f point%s either way)"
+                       % (rep, true_pct, what, COMPLETENESS_TOLERANCE_PP,
+                          "" if COMPLETENESS_TOLERANCE_PP == 1 else "s"))
+
+
 def tool_stats(d, sid):
     """What xen-uniprof said about its run: --stats JSON, else its summary line."""
     st = {}
@@ -191,9 +260,10 @@ def tool_stats(d, sid):
             st["paused_us"] = {k: round(p[k] / 1000.0, 1) for k in ("median", "p99", "max", "mean")
                                if k in p}
             walks = j.get("walks", {})
-            total = sum(walks.values())
+            total = sum(v for v in walks.values() if isinstance(v, int))
             if total and "complete" in walks:
-                st["complete_stacks_pct"] = round(pct(walks["complete"], total), 2)
+                st["complete_stacks_pct"] = round(pct(sum(
+                    walks.get(k, 0) for k in COMPLETE_WALK_ENDS), total), 2)
             st["walks"] = walks
             st["stop_reason"] = j.get("stop_reason")
             st["guest_type_seen"] = j.get("guest_type")

@@ -6,9 +6,10 @@ business, except for create-ratio-pv, a whole profile taken from the guest's boo
 """
 import re
 
-from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct, read_id,
-                     stderr_tail, tool_stats, xl_state)
-from .profiles import CHAIN_VCPU0, EXPECTED, has_chain, judge_run
+from .common import (begin, check_completeness, check_guest_after, expect_rc, finish,
+                     parse_folded, pct, read_id, stderr_tail, tool_stats, truly_complete,
+                     xl_state)
+from .profiles import CHAIN_VCPU0, EXPECTED, ROOTS, ROOTS_MEAN, has_chain, judge_run
 
 EXIT_FAILURE = 1
 EXIT_SYMBOLS = 4
@@ -35,6 +36,7 @@ def check_ratio_profile(d, sid, r, reasons, min_samples):
     r["self_shares"] = {fn: round(pct(n, total), 2) for fn, n in leaf.items()}
     r["complete_chains"] = round(pct(sum(c for f, c in stacks if has_chain(f, CHAIN_VCPU0)),
                                      total), 2)
+    check_completeness(d, sid, truly_complete(stacks, ROOTS), total, r, reasons, ROOTS_MEAN)
     missing = [fn for fn, n in leaf.items() if n == 0]
     if missing:
         reasons.append("the profile does not name %s" % ", ".join(missing))

@@ -15,8 +15,9 @@ code; these judges encode what a right profile of it must show:
 """
 import re
 
-from .common import (begin, check_guest_after, expect_rc, finish, known_failure, parse_folded, pct,
-                     read_id, tool_stats, xl_state, running)
+from .common import (begin, check_completeness, check_guest_after, expect_rc, finish,
+                     known_failure, parse_folded, pct, read_id, tool_stats, truly_complete,
+                     xl_state, running)
 from .lifecycle import chosen_symbols
 from .xenctx import traces
 
@@ -177,6 +178,9 @@ def common(d, sid, guest, min_samples, **fields):
     r["samples_in_output"] = total
     if total < min_samples:
         reasons.append("only %d samples (need >= %d)" % (total, min_samples))
+    check_completeness(d, sid, truly_complete(stacks, [[root] for root in sorted(THREAD_ROOTS)]),
+                       total, r, reasons, "the outermost frame is %s"
+                       % " or ".join(sorted(THREAD_ROOTS)))
     return r, reasons, stacks
 
 

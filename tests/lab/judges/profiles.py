@@ -11,8 +11,9 @@ hypercall page and the upcall (new_checks), each with the numbers measured (r["h
 import re
 from collections import Counter
 
-from .common import (begin, check_guest_after, expect_rc, finish, known_failure, parse_folded, pct,
-                     read_id, tool_stats, xen_cpus, xl_cpu_seconds, xl_state)
+from .common import (begin, check_completeness, check_guest_after, expect_rc, finish,
+                     known_failure, parse_folded, pct, read_id, tool_stats, truly_complete,
+                     xen_cpus, xl_cpu_seconds, xl_state)
 from .truth import measured_split
 
 # The samples of a run are not independent (under QEMU the guest moves less than one round
@@ -59,6 +60,11 @@ TOTAL_SLOTS = {"function_1": (1, 3), "function_2": (2, 4, 5)}
 # The chain every sample of vCPU 0 (and vCPU 1 of smp) must carry, root first.
 CHAIN_VCPU0 = ["_start", "start_kernel", "main"]
 CHAIN_VCPU1 = ["_start_ap", "secondary_main"]
+# Where every chain of the guests ends (the asm entries zero the frame pointer before their
+# first call, tests/guests/guest.h): a walk that reached one of them is complete, any other
+# is not, whatever it was called.
+ROOTS = (["_start"], ["_start_ap"])
+ROOTS_MEAN = "the outermost frame is _start or _start_ap"
 # smp: vCPU -> (its hot function, functions it must never show)
 SMP_VCPUS = {"vcpu0": ("function_1", {"function_2", "secondary_main", "_start_ap"}),
              "vcpu1": ("function_2", {"function_1", "main", "start_kernel"})}
@@ -444,6 +450,7 @@ def judge_run(d, sid, guest, prog, min_samples=MIN_SAMPLES, guest_gone_after=Fal
     r.setdefault("samples", total)
     if total < min_samples:
         reasons.append("only %d samples (need >= %d)" % (total, min_samples))
+    check_completeness(d, sid, truly_complete(stacks, ROOTS), total, r, reasons, ROOTS_MEAN)
     truth = None
     if prog in EXPECTED or prog == "hcall":
         truth, details = measured_split(d, sid)
@@ -506,6 +513,8 @@ def judge_fp_control(d, sid, m):
     full = sum(c for f, c in stacks if has_chain(f, CHAIN_VCPU0))
     r["samples"] = total
     r["complete_chains"] = round(pct(full, total), 2)
+    # the walks that lost their way must not be called complete either
+    check_completeness(d, sid, truly_complete(stacks, ROOTS), total, r, reasons, ROOTS_MEAN)
     if total == 0:
         reasons.append("no samples")
     elif r["complete_chains"] > MAX_CONTROL_CHAINS:
