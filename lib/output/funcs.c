@@ -277,6 +277,7 @@ void xu_funcs_dispose(struct xu_funcs *fn)
     xu_strtab_dispose(&fn->names);
     xu_u64map_dispose(&fn->by_key);
     xu_u64map_dispose(&fn->by_chain);
+    free(fn->by_index);
     free(fn->addr);
     free(fn->has_addr);
     free(fn->src);
@@ -378,10 +379,11 @@ static void note_src(struct xu_funcs *fn, long id, const struct xu_frame_line *l
  * map), else CHAIN | the offset of its ids in fn->chain.
  */
 #define CHAIN 0x80000000u
+#define UNSET UINT32_MAX        /* in by_index: not met yet */
 
 /* The functions of frame i of s, the first time its key is met. */
 static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i, uint64_t key,
-                       uint32_t *one, const uint32_t **ids)
+                       uint32_t *v, uint32_t *one, const uint32_t **ids)
 {
     const struct xu_output_ctx *ctx = fn->ctx;
     const struct xu_frame_line *l;
@@ -398,7 +400,8 @@ static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i
 
         while (ncap < fn->nr_chain + n + 1)
             ncap *= 2;
-        if (ncap >= CHAIN || !(c = realloc(fn->chain, ncap * sizeof(*c))))
+        /* CHAIN | offset stays below UNSET */
+        if (ncap >= CHAIN - 1 || !(c = realloc(fn->chain, ncap * sizeof(*c))))
             return -ENOMEM;
         fn->chain = c;
         fn->cap_chain = ncap;
@@ -429,8 +432,7 @@ static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i
     }
     /* an id with CHAIN set (2^31 functions) goes to the chain as well */
     chained = n > 1 || (fn->chain[off + 1] & CHAIN);
-    if (xu_u64map_put(&fn->by_chain, key, chained ? CHAIN | off : fn->chain[off + 1]) < 0)
-        return -ENOMEM;
+    *v = chained ? CHAIN | off : fn->chain[off + 1];
     if (!chained) {
         *one = fn->chain[off + 1];
         *ids = one;
@@ -441,14 +443,49 @@ static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i
     return n;
 }
 
+/* by_index, once, when the frames are addresses the symboliser knows. */
+static int index_init(struct xu_funcs *fn)
+{
+    size_t n = xu_symbolizer_count(fn->ctx->syms);
+
+    fn->index_tried = true;
+    if (fn->ctx->names || n == 0)
+        return 0;
+    fn->by_index = malloc(n * sizeof(*fn->by_index));
+    if (!fn->by_index)
+        return -ENOMEM;
+    memset(fn->by_index, 0xff, n * sizeof(*fn->by_index));
+    return 0;
+}
+
+/* The value by_chain or by_index keeps for key, the first time it is met. */
+static long new_frames_by_key(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                              uint64_t key, uint32_t *one, const uint32_t **ids)
+{
+    uint32_t v;
+    long n = new_frames(fn, s, i, key, &v, one, ids);
+
+    if (n >= 0 && xu_u64map_put(&fn->by_chain, key, v) < 0)
+        return -ENOMEM;
+    return n;
+}
+
 static inline long funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
                                 uint32_t *one, const uint32_t **ids)
 {
     uint64_t key = fn->ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
     uint32_t v;
+    long k;
 
-    if (!xu_u64map_get(&fn->by_chain, key, &v))
-        return new_frames(fn, s, i, key, one, ids);
+    if (!fn->index_tried && index_init(fn) < 0)
+        return -ENOMEM;
+    if (fn->by_index && (k = xu_symbolizer_index(fn->ctx->syms, key)) >= 0) {
+        v = fn->by_index[k];
+        if (v == UNSET)
+            return new_frames(fn, s, i, key, &fn->by_index[k], one, ids);
+    } else if (!xu_u64map_get(&fn->by_chain, key, &v)) {
+        return new_frames_by_key(fn, s, i, key, one, ids);
+    }
     if (!(v & CHAIN)) {
         *one = v;
         *ids = one;

@@ -135,4 +135,16 @@ const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
 unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
                                   const struct xu_frame_line **out);
 
+/*
+ * The position of addr among the addresses given (ascending), or -1 for
+ * one that was not given (and for sz NULL): 0 <= index <
+ * xu_symbolizer_count().  A writer that remembers something per address
+ * keeps it in an array by this index, 4 bytes an address, instead of a
+ * map of its own keyed by address.
+ */
+long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr);
+size_t xu_symbolizer_count(const struct xu_symbolizer *sz);
+/* The symbol of the address at index k (NULL: unresolved, or k out of range). */
+const struct xu_symbol *xu_symbolizer_symbol_at(const struct xu_symbolizer *sz, size_t k);
+
 #endif
