@@ -55,6 +55,7 @@ struct fold {
     struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> chain */
     struct xu_u64map caller;    /* pc of a return address -> chain */
     uint32_t *by_index;         /* symboliser's address index -> chain */
+    struct xu_u64map by_ptr;    /* a name the symboliser owns -> its id */
     uint32_t *chain;            /* per frame value: its name count, then the names */
     size_t nr_chain, cap_chain;
     char *label;                /* scratch */
@@ -124,19 +125,33 @@ static long intern(struct fold *fo, const char *name)
 #define UNSET UINT32_MAX        /* in by_index: not named yet */
 #define BY_PC (UINT32_MAX - 1)  /* in by_index: unresolved, named in the maps */
 
-/* Name frame i of s: *v gets what to remember of it. */
-static long new_frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
-                            uint32_t *v, uint32_t *one, const uint32_t **names)
+/*
+ * The id of a name the symboliser owns: its pointer is remembered, so a
+ * function's many addresses cost one string lookup, not one each.
+ */
+static long intern_owned(struct fold *fo, const char *name)
 {
-    bool lines = fo->ctx->opts && fo->ctx->opts->lines;
-    const struct xu_frame_line *l;
-    struct xu_frame_line single;
-    uint32_t off = (uint32_t)fo->nr_chain;
-    unsigned int n, j;
-    char buf[19];
+    uint32_t id;
     long rc;
 
-    n = xu_output_frame_lines(fo->ctx, s, i, &single, buf, &l);
+    if (xu_u64map_get(&fo->by_ptr, (uint64_t)(uintptr_t)name, &id))
+        return id;
+    rc = intern(fo, name);
+    if (rc >= 0 && xu_u64map_put(&fo->by_ptr, (uint64_t)(uintptr_t)name, (uint32_t)rc) < 0)
+        return -ENOMEM;
+    return rc;
+}
+
+/* Name a frame whose functions are l[0..n): *v gets what to remember of
+ * it.  owned: their names are the symboliser's. */
+static long new_frame_names(struct fold *fo, const struct xu_frame_line *l, unsigned int n,
+                            bool owned, uint32_t *v, uint32_t *one, const uint32_t **names)
+{
+    bool lines = fo->ctx->opts && fo->ctx->opts->lines;
+    uint32_t off = (uint32_t)fo->nr_chain;
+    unsigned int j;
+    long rc;
+
     if (n > 1 && fo->nr_chain + n + 1 > fo->cap_chain) {
         size_t cap = fo->cap_chain ? fo->cap_chain * 2 : 1024;
         uint32_t *c;
@@ -151,14 +166,15 @@ static long new_frame_names(struct fold *fo, const struct xu_stack *s, uint32_t 
     }
     for (j = 0; j < n; j++) {
         const char *name = l[j].name;
+        bool label = l[j].inlined || (lines && l[j].line);
 
-        if (l[j].inlined || (lines && l[j].line)) {
+        if (label) {
             rc = xu_output_line_label(&l[j], lines, &fo->label, &fo->label_cap);
             if (rc < 0)
                 return rc;
             name = fo->label;
         }
-        rc = intern(fo, name);
+        rc = owned && !label ? intern_owned(fo, name) : intern(fo, name);
         if (rc < 0)
             return rc;
         if (n == 1)
@@ -196,12 +212,16 @@ static long frame_names_by_pc(struct fold *fo, const struct xu_stack *s, uint32_
                               bool exact, uint32_t *one, const uint32_t **names)
 {
     struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
+    const struct xu_frame_line *l;
+    struct xu_frame_line single;
+    char buf[19];
     uint32_t v;
     long n;
 
     if (xu_u64map_get(m, s->pcs[i], &v))
         return remembered(fo, v, one, names);
-    n = new_frame_names(fo, s, i, &v, one, names);
+    n = (long)xu_output_frame_lines(fo->ctx, s, i, &single, buf, &l);
+    n = new_frame_names(fo, l, (unsigned int)n, false, &v, one, names);
     if (n >= 0 && xu_u64map_put(m, s->pcs[i], v) < 0)
         return -ENOMEM;
     return n;
@@ -213,8 +233,12 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
                                uint32_t *one, const uint32_t **names)
 {
     bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
+    const struct xu_frame_line *l;
+    const struct xu_symbol *sym;
+    struct xu_frame_line single;
+    unsigned int n;
     uint32_t *v;
-    long k, n;
+    long k;
 
     if (!fo->by_index || s->pcs[i] == XU_PC_UPCALL ||
         (k = xu_symbolizer_index(fo->ctx->syms, exact ? s->pcs[i] : s->pcs[i] - 1)) < 0)
@@ -224,12 +248,19 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
         return frame_names_by_pc(fo, s, i, exact, one, names);
     if (*v != UNSET)
         return remembered(fo, *v, one, names);
-    if (!xu_symbolizer_symbol_at(fo->ctx->syms, (size_t)k)) {
+    n = xu_symbolizer_frames_at(fo->ctx->syms, (size_t)k, &sym, &l);
+    if (!sym) {
         *v = BY_PC;
         return frame_names_by_pc(fo, s, i, exact, one, names);
     }
-    n = new_frame_names(fo, s, i, v, one, names);
-    return n;
+    /* one function without a line: its name alone, as xu_output_frame_lines
+     * gives it */
+    if (n == 1 && !l[0].file && !l[0].line) {
+        memset(&single, 0, sizeof(single));
+        single.name = l[0].name;
+        l = &single;
+    }
+    return new_frame_names(fo, l, n, true, v, one, names);
 }
 
 /* by_index for a profile with a symboliser of addresses (not of names). */
@@ -499,6 +530,7 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
         rc = build_paths(&fo);
     /* frames are named: their maps are not needed while sorting */
     free(fo.by_index);
+    xu_u64map_dispose(&fo.by_ptr);
     xu_u64map_dispose(&fo.exact);
     xu_u64map_dispose(&fo.caller);
     xu_u64map_dispose(&fo.vcpus);

@@ -94,6 +94,7 @@ struct xu_funcs {
      * by address cost 16 to 32 bytes each and a miss a frame. */
     uint32_t *by_index;
     bool index_tried;
+    struct xu_u64map by_ptr;    /* a name the symboliser owns -> function id */
     uint32_t *chain;
     size_t nr_chain, cap_chain;
     uint32_t one;               /* xu_funcs_frames()'s answer of one function */

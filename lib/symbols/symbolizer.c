@@ -500,9 +500,15 @@ size_t xu_symbolizer_count(const struct xu_symbolizer *sz)
     return sz ? sz->n : 0;
 }
 
-const struct xu_symbol *xu_symbolizer_symbol_at(const struct xu_symbolizer *sz, size_t k)
+unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
+                                     const struct xu_symbol **sym,
+                                     const struct xu_frame_line **out)
 {
-    return sz && k < sz->n ? sz->chains[sz->chain_of[k]].sym : NULL;
+    const struct chain *c = sz && k < sz->n ? &sz->chains[sz->chain_of[k]] : NULL;
+
+    *sym = c ? c->sym : NULL;
+    *out = c ? &sz->lines[c->first] : NULL;
+    return c ? c->count : 0;
 }
 
 static const struct chain *find(const struct xu_symbolizer *sz, uint64_t addr)

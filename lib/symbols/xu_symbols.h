@@ -144,7 +144,10 @@ unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
  */
 long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr);
 size_t xu_symbolizer_count(const struct xu_symbolizer *sz);
-/* The symbol of the address at index k (NULL: unresolved, or k out of range). */
-const struct xu_symbol *xu_symbolizer_symbol_at(const struct xu_symbolizer *sz, size_t k);
+/* xu_symbolizer_frames() of the address at index k (0 for k out of range),
+ * and *sym its symbol (NULL: unresolved). */
+unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
+                                     const struct xu_symbol **sym,
+                                     const struct xu_frame_line **out);
 
 #endif
