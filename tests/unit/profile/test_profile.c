@@ -224,11 +224,11 @@ static void test_clear(void **state)
  * costs, by construction (profile.c):
  *   8 d   its PCs in the arena (blocks of 512 KiB: under one block of slack
  *         in all),
- *   96    its record (48 bytes) in an array that doubles: at most twice
+ *   80    its record (40 bytes) in an array that doubles: at most twice
  *         that allocated,
  *   16    its hash slot (4 bytes) in a table kept between 1/4 and 1/2
  *         full: at most 4 slots a stack,
- * so at most 8 d + 112 bytes, 272 for d = 20, plus a constant.  A store
+ * so at most 8 d + 96 bytes, 256 for d = 20, plus a constant.  A store
  * that kept strings, a node per prefix or anything per sample would pass
  * it with a prefix-free profile, which is what is added here: 100,000
  * stacks of 20 frames drawn independently.  Allocated bytes are glibc's
@@ -237,7 +237,7 @@ static void test_clear(void **state)
  */
 #define MEM_STACKS 100000u
 #define MEM_DEPTH 20u
-#define MEM_BOUND_PER_STACK (8u * MEM_DEPTH + 112u)
+#define MEM_BOUND_PER_STACK (8u * MEM_DEPTH + 96u)
 #define MEM_CONSTANT (1u << 20)
 
 #if defined(__SANITIZE_ADDRESS__)
