@@ -439,7 +439,7 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
             }
         }
     }
-    addrs = malloc((set.n + set.has_zero ? set.n + set.has_zero : 1) * sizeof(*addrs));
+    addrs = malloc(((set.n + set.has_zero) ? set.n + set.has_zero : 1) * sizeof(*addrs));
     if (!addrs) {
         rc = -ENOMEM;
         goto out;
