@@ -4,25 +4,36 @@
  * of D-deep stacks (the uniprof text format xen-uniprof writes) and an ELF
  * whose symbols cover every address in it.
  *
- * Stacks are drawn from a fixed pseudo-random call tree (seeded, so every
- * run writes the same bytes): F functions (2,000 unless told), each sample
- * a root-to-leaf path, which gives the mix of shared prefixes real profiles
- * have.  The function count only changes which names a path goes through
- * (more functions: more distinct names and addresses to symbolise and
- * sort); with 2,000 the bytes are those the generator always wrote.
+ * Two shapes (--shape, tree unless told), both seeded so that every run
+ * writes the same bytes:
+ *
+ *   tree         stacks drawn from a fixed pseudo-random call tree of F
+ *                functions (2,000 unless told), each sample a root-to-leaf
+ *                path, which gives the mix of shared prefixes real profiles
+ *                have;
+ *   prefix-free  every frame of every stack drawn independently from the F
+ *                functions: stacks share no prefix beyond chance, so
+ *                anything keyed by prefix (a trie, a frame tree) gets a
+ *                node for nearly every frame.
+ *
+ * The function count only changes which names a path goes through (more
+ * functions: more distinct names and addresses to symbolise and sort);
+ * a tree of 2,000 writes the bytes the generator always wrote.
  *
  * With distinct = 0 (the default) every sample takes a fresh path, so
- * nearly every sample is a distinct stack: the worst case for the folding
- * and sorting after symbolisation.  With distinct = K, samples are drawn
+ * nearly every sample is a distinct stack (in a tree they still share long
+ * prefixes; prefix-free they share nothing).  With distinct = K, samples are drawn
  * from K fixed paths with a skewed (product of two uniforms) frequency, as
  * a real profile's few thousand distinct stacks with a hot few.
  *
- * Usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct] [functions]
+ * Usage: gen_trace [--shape=tree|prefix-free] OUT.raw OUT.elf [samples] [depth]
+ *                  [distinct] [functions]
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mkelf.h"
 
@@ -51,6 +62,18 @@ static void random_path(uint64_t *path, unsigned long depth, unsigned long nfunc
         fn = (fn * 4 + 1 + next() % 4) % nfuncs;
         path[k] = TEXT + fn * FUNC_SIZE + 0x10 + (next() % 8) * 8;
     }
+}
+
+/*
+ * Every frame in any of the functions, at any byte of it past the first
+ * (a return address's pc - 1 stays inside), independently of the others.
+ */
+static void prefix_free_path(uint64_t *path, unsigned long depth, unsigned long nfuncs)
+{
+    unsigned long k;
+
+    for (k = 0; k < depth; k++)
+        path[k] = TEXT + (next() % nfuncs) * FUNC_SIZE + 1 + next() % (FUNC_SIZE - 1);
 }
 
 /* The ELF: nfuncs functions "function_NNNN" of FUNC_SIZE bytes each. */
@@ -84,12 +107,23 @@ out:
 int main(int argc, char **argv)
 {
     unsigned long samples, depth, distinct, nfuncs, s, k;
+    void (*make_path)(uint64_t *, unsigned long, unsigned long) = random_path;
     uint64_t *paths = NULL;
     FILE *f;
 
+    if (argc > 1 && strncmp(argv[1], "--shape=", 8) == 0) {
+        if (strcmp(argv[1] + 8, "prefix-free") == 0) {
+            make_path = prefix_free_path;
+        } else if (strcmp(argv[1] + 8, "tree") != 0) {
+            fprintf(stderr, "gen_trace: the shapes are tree and prefix-free\n");
+            return 2;
+        }
+        argv++;
+        argc--;
+    }
     if (argc < 3) {
-        fprintf(stderr, "usage: gen_trace OUT.raw OUT.elf [samples] [depth] [distinct] "
-                "[functions]\n");
+        fprintf(stderr, "usage: gen_trace [--shape=tree|prefix-free] OUT.raw OUT.elf "
+                "[samples] [depth] [distinct] [functions]\n");
         return 2;
     }
     samples = argc > 3 ? strtoul(argv[3], NULL, 10) : 1000000;
@@ -118,7 +152,7 @@ int main(int argc, char **argv)
             return 1;
         }
         for (s = 0; s < distinct; s++)
-            random_path(paths + s * depth, depth, nfuncs);
+            make_path(paths + s * depth, depth, nfuncs);
     }
     for (s = 0; s < samples; s++) {
         uint64_t own[256];
@@ -127,7 +161,7 @@ int main(int argc, char **argv)
         if (distinct)
             path = paths + (next() % distinct) * (next() % distinct) / distinct * depth;
         else
-            random_path(own, depth, nfuncs);
+            make_path(own, depth, nfuncs);
         for (k = depth; k-- > 0;)   /* innermost first */
             fprintf(f, "%#llx\n", (unsigned long long)path[k]);
         fputs("1\n\n", f);

@@ -54,6 +54,8 @@ struct fold {
     size_t lens_cap;
     struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> chain */
     struct xu_u64map caller;    /* pc of a return address -> chain */
+    uint32_t *by_index;         /* symboliser's address index -> chain */
+    struct xu_u64map by_ptr;    /* a name the symboliser owns -> its id */
     uint32_t *chain;            /* per frame value: its name count, then the names */
     size_t nr_chain, cap_chain;
     char *label;                /* scratch */
@@ -110,46 +112,69 @@ static long intern(struct fold *fo, const char *name)
  * points at them (at *one, or into fo->chain until the next call).  They
  * depend on the frame's value and on whether it is exact (looked up as
  * itself) or a return address (looked up at pc - 1, and shown as its own pc
- * when unresolved): one map for each, so each distinct frame is named once.
- * A frame of one name, nearly all of them, keeps that name in its map slot
- * (CHAIN clear), so that asking costs no access beyond the map; a frame of
- * several keeps CHAIN | its offset in fo->chain.  Their count, or -errno.
+ * when unresolved), so each distinct frame is named once and remembered:
+ * a resolved frame by the index of its lookup address in the symboliser
+ * (its names depend on that address alone), in fo->by_index, 4 bytes a
+ * distinct address; an unresolved one (named after its own pc) and every
+ * frame without a symboliser in a map by pc, one for exact frames and one
+ * for return addresses.  The value remembered is the frame's one name,
+ * nearly all of them (asking then costs no access beyond it), or CHAIN |
+ * the offset of its names in fo->chain.  Their count, or -errno.
  */
 #define CHAIN 0x80000000u
+#define UNSET UINT32_MAX        /* in by_index: not named yet */
+#define BY_PC (UINT32_MAX - 1)  /* in by_index: unresolved, named in the maps */
 
-static long new_frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
-                            struct xu_u64map *m, uint32_t *one, const uint32_t **names)
+/*
+ * The id of a name the symboliser owns: its pointer is remembered, so a
+ * function's many addresses cost one string lookup, not one each.
+ */
+static long intern_owned(struct fold *fo, const char *name)
 {
-    bool lines = fo->ctx->opts && fo->ctx->opts->lines;
-    const struct xu_frame_line *l;
-    struct xu_frame_line single;
-    uint32_t off = (uint32_t)fo->nr_chain;
-    unsigned int n, j;
-    char buf[19];
+    uint32_t id;
     long rc;
 
-    n = xu_output_frame_lines(fo->ctx, s, i, &single, buf, &l);
+    if (xu_u64map_get(&fo->by_ptr, (uint64_t)(uintptr_t)name, &id))
+        return id;
+    rc = intern(fo, name);
+    if (rc >= 0 && xu_u64map_put(&fo->by_ptr, (uint64_t)(uintptr_t)name, (uint32_t)rc) < 0)
+        return -ENOMEM;
+    return rc;
+}
+
+/* Name a frame whose functions are l[0..n): *v gets what to remember of
+ * it.  owned: their names are the symboliser's. */
+static long new_frame_names(struct fold *fo, const struct xu_frame_line *l, unsigned int n,
+                            bool owned, uint32_t *v, uint32_t *one, const uint32_t **names)
+{
+    bool lines = fo->ctx->opts && fo->ctx->opts->lines;
+    uint32_t off = (uint32_t)fo->nr_chain;
+    unsigned int j;
+    long rc;
+
     if (n > 1 && fo->nr_chain + n + 1 > fo->cap_chain) {
         size_t cap = fo->cap_chain ? fo->cap_chain * 2 : 1024;
         uint32_t *c;
 
         while (cap < fo->nr_chain + n + 1)
             cap *= 2;
-        if (cap >= CHAIN || !(c = realloc(fo->chain, cap * sizeof(*c))))
+        /* CHAIN | offset stays below BY_PC */
+        if (cap >= CHAIN - 2 || !(c = realloc(fo->chain, cap * sizeof(*c))))
             return -ENOMEM;
         fo->chain = c;
         fo->cap_chain = cap;
     }
     for (j = 0; j < n; j++) {
         const char *name = l[j].name;
+        bool label = l[j].inlined || (lines && l[j].line);
 
-        if (l[j].inlined || (lines && l[j].line)) {
+        if (label) {
             rc = xu_output_line_label(&l[j], lines, &fo->label, &fo->label_cap);
             if (rc < 0)
                 return rc;
             name = fo->label;
         }
-        rc = intern(fo, name);
+        rc = owned && !label ? intern_owned(fo, name) : intern(fo, name);
         if (rc < 0)
             return rc;
         if (n == 1)
@@ -159,13 +184,46 @@ static long new_frame_names(struct fold *fo, const struct xu_stack *s, uint32_t 
     }
     if (n == 1) {
         *names = one;
-        return xu_u64map_put(m, s->pcs[i], *one) < 0 ? -ENOMEM : 1;
+        *v = *one;
+        return 1;
     }
     fo->chain[off] = n;
-    if (xu_u64map_put(m, s->pcs[i], CHAIN | off) < 0)
-        return -ENOMEM;
+    *v = CHAIN | off;
     fo->nr_chain += n + 1;
     *names = &fo->chain[off + 1];
+    return n;
+}
+
+/* What was remembered of a frame, as its names. */
+static inline long remembered(const struct fold *fo, uint32_t v, uint32_t *one,
+                              const uint32_t **names)
+{
+    if (!(v & CHAIN)) {
+        *one = v;
+        *names = one;
+        return 1;
+    }
+    *names = &fo->chain[(v & ~CHAIN) + 1];
+    return fo->chain[v & ~CHAIN];
+}
+
+/* A frame the maps remember, by its pc. */
+static long frame_names_by_pc(struct fold *fo, const struct xu_stack *s, uint32_t i,
+                              bool exact, uint32_t *one, const uint32_t **names)
+{
+    struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
+    const struct xu_frame_line *l;
+    struct xu_frame_line single;
+    char buf[19];
+    uint32_t v;
+    long n;
+
+    if (xu_u64map_get(m, s->pcs[i], &v))
+        return remembered(fo, v, one, names);
+    n = (long)xu_output_frame_lines(fo->ctx, s, i, &single, buf, &l);
+    n = new_frame_names(fo, l, (unsigned int)n, false, &v, one, names);
+    if (n >= 0 && xu_u64map_put(m, s->pcs[i], v) < 0)
+        return -ENOMEM;
     return n;
 }
 
@@ -175,18 +233,48 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
                                uint32_t *one, const uint32_t **names)
 {
     bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
-    struct xu_u64map *m = exact ? &fo->exact : &fo->caller;
-    uint32_t v;
+    const struct xu_frame_line *l;
+    const struct xu_symbol *sym;
+    struct xu_frame_line single;
+    unsigned int n;
+    uint32_t *v;
+    long k;
 
-    if (!xu_u64map_get(m, s->pcs[i], &v))
-        return new_frame_names(fo, s, i, m, one, names);
-    if (!(v & CHAIN)) {
-        *one = v;
-        *names = one;
-        return 1;
+    if (!fo->by_index || s->pcs[i] == XU_PC_UPCALL ||
+        (k = xu_symbolizer_index(fo->ctx->syms, exact ? s->pcs[i] : s->pcs[i] - 1)) < 0)
+        return frame_names_by_pc(fo, s, i, exact, one, names);
+    v = &fo->by_index[k];
+    if (*v == BY_PC)
+        return frame_names_by_pc(fo, s, i, exact, one, names);
+    if (*v != UNSET)
+        return remembered(fo, *v, one, names);
+    n = xu_symbolizer_frames_at(fo->ctx->syms, (size_t)k, &sym, &l);
+    if (!sym) {
+        *v = BY_PC;
+        return frame_names_by_pc(fo, s, i, exact, one, names);
     }
-    *names = &fo->chain[(v & ~CHAIN) + 1];
-    return fo->chain[v & ~CHAIN];
+    /* one function without a line: its name alone, as xu_output_frame_lines
+     * gives it */
+    if (n == 1 && !l[0].file && !l[0].line) {
+        memset(&single, 0, sizeof(single));
+        single.name = l[0].name;
+        l = &single;
+    }
+    return new_frame_names(fo, l, n, true, v, one, names);
+}
+
+/* by_index for a profile with a symboliser of addresses (not of names). */
+static int index_init(struct fold *fo)
+{
+    size_t n = xu_symbolizer_count(fo->ctx->syms);
+
+    if (fo->ctx->names || n == 0)
+        return 0;
+    fo->by_index = malloc(n * sizeof(*fo->by_index));
+    if (!fo->by_index)
+        return -ENOMEM;
+    memset(fo->by_index, 0xff, n * sizeof(*fo->by_index));
+    return 0;
 }
 
 static long vcpu_name(struct fold *fo, uint32_t vcpu)
@@ -437,8 +525,12 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
     int rc;
 
     xu_paths_init(&fo.paths);
-    rc = build_paths(&fo);
+    rc = index_init(&fo);
+    if (rc == 0)
+        rc = build_paths(&fo);
     /* frames are named: their maps are not needed while sorting */
+    free(fo.by_index);
+    xu_u64map_dispose(&fo.by_ptr);
     xu_u64map_dispose(&fo.exact);
     xu_u64map_dispose(&fo.caller);
     xu_u64map_dispose(&fo.vcpus);

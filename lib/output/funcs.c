@@ -277,6 +277,8 @@ void xu_funcs_dispose(struct xu_funcs *fn)
     xu_strtab_dispose(&fn->names);
     xu_u64map_dispose(&fn->by_key);
     xu_u64map_dispose(&fn->by_chain);
+    free(fn->by_index);
+    xu_u64map_dispose(&fn->by_ptr);
     free(fn->addr);
     free(fn->has_addr);
     free(fn->src);
@@ -378,27 +380,52 @@ static void note_src(struct xu_funcs *fn, long id, const struct xu_frame_line *l
  * map), else CHAIN | the offset of its ids in fn->chain.
  */
 #define CHAIN 0x80000000u
+#define UNSET UINT32_MAX        /* in by_index: not met yet */
 
-/* The functions of frame i of s, the first time its key is met. */
-static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i, uint64_t key,
-                       uint32_t *one, const uint32_t **ids)
+/*
+ * The id of a function named by a string the symboliser owns: its pointer
+ * is remembered, so a function's many addresses cost one string lookup.
+ */
+static long funcs_add_owned(struct xu_funcs *fn, const char *name, uint64_t addr)
+{
+    uint32_t id;
+    long rc;
+
+    if (xu_u64map_get(&fn->by_ptr, (uint64_t)(uintptr_t)name, &id)) {
+        if (!fn->has_addr[id]) {
+            fn->has_addr[id] = true;
+            fn->addr[id] = addr;
+        }
+        return id;
+    }
+    rc = funcs_add(fn, name, true, addr);
+    if (rc >= 0 && xu_u64map_put(&fn->by_ptr, (uint64_t)(uintptr_t)name, (uint32_t)rc) < 0)
+        return -ENOMEM;
+    return rc;
+}
+
+/*
+ * The functions of a frame, l[0..n), the first time its key is met: *v
+ * gets what to remember of it.  from_syms: l is the symboliser's (not a
+ * name made up for the frame); owned: so are the names, each resolved.
+ */
+static long new_frames(struct xu_funcs *fn, uint64_t key, const struct xu_frame_line *l,
+                       unsigned int n, bool from_syms, bool owned, uint32_t *v, uint32_t *one,
+                       const uint32_t **ids)
 {
     const struct xu_output_ctx *ctx = fn->ctx;
-    const struct xu_frame_line *l;
-    struct xu_frame_line single;
     uint32_t off = (uint32_t)fn->nr_chain;
-    unsigned int n, j;
+    unsigned int j;
     bool chained;
-    char buf[19];
 
-    n = xu_output_frame_lines(ctx, s, i, &single, buf, &l);
     if (fn->nr_chain + n + 1 > fn->cap_chain) {
         size_t ncap = fn->cap_chain ? fn->cap_chain * 2 : 1024;
         uint32_t *c;
 
         while (ncap < fn->nr_chain + n + 1)
             ncap *= 2;
-        if (ncap >= CHAIN || !(c = realloc(fn->chain, ncap * sizeof(*c))))
+        /* CHAIN | offset stays below UNSET */
+        if (ncap >= CHAIN - 1 || !(c = realloc(fn->chain, ncap * sizeof(*c))))
             return -ENOMEM;
         fn->chain = c;
         fn->cap_chain = ncap;
@@ -419,18 +446,18 @@ static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i
                 fn->label[len - 4] = '\0';
             name = fn->label;
         }
-        id = funcs_add(fn, name, !ctx->names, key);
+        id = owned && !decorated ? funcs_add_owned(fn, name, key)
+                                 : funcs_add(fn, name, !ctx->names, key);
         if (id < 0)
             return id;
         /* the unmarked name points into the symboliser only when it came
-         * from there (l is not &single) */
-        note_src(fn, id, &l[j], decorated && l != &single);
+         * from there */
+        note_src(fn, id, &l[j], decorated && from_syms);
         fn->chain[off + 1 + j] = (uint32_t)id;
     }
     /* an id with CHAIN set (2^31 functions) goes to the chain as well */
     chained = n > 1 || (fn->chain[off + 1] & CHAIN);
-    if (xu_u64map_put(&fn->by_chain, key, chained ? CHAIN | off : fn->chain[off + 1]) < 0)
-        return -ENOMEM;
+    *v = chained ? CHAIN | off : fn->chain[off + 1];
     if (!chained) {
         *one = fn->chain[off + 1];
         *ids = one;
@@ -441,14 +468,85 @@ static long new_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i
     return n;
 }
 
+/* by_index, once, when the frames are addresses the symboliser knows. */
+static int index_init(struct xu_funcs *fn)
+{
+    size_t n = xu_symbolizer_count(fn->ctx->syms);
+
+    fn->index_tried = true;
+    if (fn->ctx->names || n == 0)
+        return 0;
+    fn->by_index = malloc(n * sizeof(*fn->by_index));
+    if (!fn->by_index)
+        return -ENOMEM;
+    memset(fn->by_index, 0xff, n * sizeof(*fn->by_index));
+    return 0;
+}
+
+/* Frame i of s, met for the first time: *v gets what to remember. */
+static long new_frames_of(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                          uint64_t key, uint32_t *v, uint32_t *one, const uint32_t **ids)
+{
+    const struct xu_frame_line *l;
+    struct xu_frame_line single;
+    unsigned int n;
+    char buf[19];
+
+    n = xu_output_frame_lines(fn->ctx, s, i, &single, buf, &l);
+    return new_frames(fn, key, l, n, l != &single, false, v, one, ids);
+}
+
+/* The same for the address at index k of the symboliser. */
+static long new_frames_at(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                          uint64_t key, long k, uint32_t *one, const uint32_t **ids)
+{
+    const struct xu_frame_line *l;
+    const struct xu_symbol *sym;
+    struct xu_frame_line single;
+    unsigned int n = xu_symbolizer_frames_at(fn->ctx->syms, (size_t)k, &sym, &l);
+
+    /* an unresolved frame is named after its own pc, not the symboliser's
+     * lookup address; an upcall marker is no function */
+    if (!sym || s->pcs[i] == XU_PC_UPCALL)
+        return new_frames_of(fn, s, i, key, &fn->by_index[k], one, ids);
+    /* one function without a line: its name alone, as xu_output_frame_lines
+     * gives it */
+    if (n == 1 && !l[0].file && !l[0].line) {
+        memset(&single, 0, sizeof(single));
+        single.name = l[0].name;
+        return new_frames(fn, key, &single, 1, false, true, &fn->by_index[k], one, ids);
+    }
+    return new_frames(fn, key, l, n, true, true, &fn->by_index[k], one, ids);
+}
+
+/* The value by_chain keeps for key, the first time it is met. */
+static long new_frames_by_key(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
+                              uint64_t key, uint32_t *one, const uint32_t **ids)
+{
+    uint32_t v;
+    long n = new_frames_of(fn, s, i, key, &v, one, ids);
+
+    if (n >= 0 && xu_u64map_put(&fn->by_chain, key, v) < 0)
+        return -ENOMEM;
+    return n;
+}
+
 static inline long funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
                                 uint32_t *one, const uint32_t **ids)
 {
     uint64_t key = fn->ctx->names ? s->pcs[i] : xu_stack_lookup_addr(s, i);
     uint32_t v;
+    long k;
 
-    if (!xu_u64map_get(&fn->by_chain, key, &v))
-        return new_frames(fn, s, i, key, one, ids);
+    if (!fn->index_tried && index_init(fn) < 0)
+        return -ENOMEM;
+    if (fn->by_index && (k = xu_symbolizer_index(fn->ctx->syms, key)) >= 0) {
+        v = fn->by_index[k];
+        if (v == UNSET)
+            return new_frames_at(fn, s, i, key, k, one, ids);
+    } else if (!xu_u64map_get(&fn->by_chain, key, &v)) {
+        return new_frames_by_key(fn, s, i, key, one, ids);
+    }
     if (!(v & CHAIN)) {
         *one = v;
         *ids = one;

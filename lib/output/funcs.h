@@ -89,6 +89,12 @@ struct xu_funcs {
      * itself when one, else in chain, where chain[off] is their count and
      * their ids follow. */
     struct xu_u64map by_chain;
+    /* The same by the symboliser's index of the key (xu_symbolizer_index),
+     * 4 bytes an address, when frames are addresses it knows: a map keyed
+     * by address cost 16 to 32 bytes each and a miss a frame. */
+    uint32_t *by_index;
+    bool index_tried;
+    struct xu_u64map by_ptr;    /* a name the symboliser owns -> function id */
     uint32_t *chain;
     size_t nr_chain, cap_chain;
     uint32_t one;               /* xu_funcs_frames()'s answer of one function */

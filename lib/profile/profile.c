@@ -68,9 +68,13 @@ struct arena_block {
     uint64_t words[];
 };
 
+/*
+ * A stack's record is its xu_stack alone: its hash is not kept (8 bytes a
+ * stack, a sixth of a record), since a probe compares the stack's own
+ * fields and PCs and a growing index hashes the stacks again.
+ */
 struct stack_rec {
     struct xu_stack s;
-    uint64_t hash;
 };
 
 struct xu_profile {
@@ -187,7 +191,10 @@ static int grow_slots(struct xu_profile *p)
         return -ENOMEM;
     memset(slots, 0xff, n * sizeof(*slots));
     for (i = 0; i < p->nr_stacks; i++) {
-        for (j = p->stacks[i].hash & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
+        const struct xu_stack *s = &p->stacks[i].s;
+        uint64_t h = stack_hash(s->vcpu, s->state, s->end, s->pcs, s->depth);
+
+        for (j = h & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
             ;
         slots[j] = (uint32_t)i;
     }
@@ -224,7 +231,7 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     h = stack_hash(vcpu, state, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         rec = &p->stacks[p->slots[j]];
-        if (rec->hash == h && rec->s.vcpu == vcpu && rec->s.end == end &&
+        if (rec->s.pcs[0] == pcs[0] && rec->s.vcpu == vcpu && rec->s.end == end &&
             rec->s.state == state && rec->s.depth == depth &&
             memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
             rec->s.count += count;
@@ -258,7 +265,6 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
         return -ENOMEM;
     memcpy(copy, pcs, depth * sizeof(*pcs));
     rec = &p->stacks[p->nr_stacks];
-    rec->hash = h;
     rec->s.vcpu = vcpu;
     rec->s.depth = depth;
     rec->s.end = end;
@@ -341,7 +347,8 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * The distinct addresses of a profile: an open-addressing set in one array
  * of addresses, 0 marking a free slot (the address 0 itself is kept apart),
- * at most half full.  One array, not addresses and "used" flags side by
+ * at most 3/4 full (a prefix-free profile has millions of distinct
+ * addresses: half full, the set alone was 128 MiB for five million).  One array, not addresses and "used" flags side by
  * side: every frame of every stack is looked up here, and a second array
  * was a second cache miss a frame.
  */
@@ -394,8 +401,8 @@ static int set_add(struct addr_set *set, uint64_t a)
         if (set->slots[j] == a)
             return 0;
     set->slots[j] = a;
-    /* keep it at most half full: probes stay short and a free slot exists */
-    if (++set->n * 2 > mask + 1)
+    /* keep it at most 3/4 full: probes stay short and a free slot exists */
+    if (++set->n * 4 > (mask + 1) * 3)
         return set_grow(set);
     return 0;
 }
@@ -432,7 +439,7 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
             }
         }
     }
-    addrs = malloc((set.n + set.has_zero ? set.n + set.has_zero : 1) * sizeof(*addrs));
+    addrs = malloc(((set.n + set.has_zero) ? set.n + set.has_zero : 1) * sizeof(*addrs));
     if (!addrs) {
         rc = -ENOMEM;
         goto out;

@@ -12,7 +12,9 @@
  * million 20-deep samples), so the question itself must be cheap: an
  * open-addressing table over the sorted array answers it in O(1) (a binary
  * search over tens of thousands of addresses cost a quarter of a folded
- * conversion).  The table holds indices, at most half full.
+ * conversion).  The table holds 32-bit indices, at most 3/4 full.  A writer
+ * that keeps its own answer per address asks for the address's index
+ * (xu_symbolizer_index) and keeps it in an array, not in a map of its own.
  *
  * Names are demangled here, once per distinct symbol (a function's many
  * return addresses share one readable name), so no writer pays for it and
@@ -37,14 +39,25 @@
 #include "symbols/xu_symbols.h"
 
 #define HEX_LEN 19              /* "0x" + 16 digits + NUL */
+#define HEX_BLOCK 4096          /* hex names a block */
+#define NO_CHAIN UINT32_MAX
+/* Address slots hold index + 1 in 32 bits, 0 marking a free one. */
+#define MAX_ADDRS (UINT32_MAX - 1)
 
 static size_t slot_of(uint64_t addr, unsigned int bits)
 {
     return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
 }
 
-struct entry {
-    uint64_t addr;
+/*
+ * What an address resolves to.  Every address of a symbol without a
+ * source line shares its symbol's one chain (without DWARF, all of them):
+ * a profile's distinct addresses are millions when its stacks share
+ * nothing, its functions thousands, and a chain per address was most of
+ * the symboliser's memory.  An address with source lines or inlined
+ * functions, and an unresolved one (named by its own hex), has its own.
+ */
+struct chain {
     const char *name;
     const struct xu_symbol *sym;    /* NULL: unresolved, name is hex */
     size_t first;                   /* its functions: lines[first..first + count) */
@@ -64,77 +77,45 @@ struct str_pool {
     size_t nr_blocks, cap_blocks;
 };
 
-struct xu_symbolizer {
-    struct entry *e;
-    size_t n;
-    struct xu_frame_line *lines;
-    size_t nr_lines;
-    bool has_dwarf;
-    struct str_pool pool;
-    size_t *slots;                  /* index + 1 into e, 0 = empty */
-    unsigned int slot_bits;         /* 1 << slot_bits slots */
-    char *hex;                      /* HEX_LEN bytes per unresolved address */
-    char **demangled;               /* the readable names e[].name points to */
-    size_t nr_demangled;
-};
-
-/* A symbol's readable name, for the symbol's other addresses. */
+/* A symbol's readable name and its shared chain, for its other addresses. */
 struct sym_name {
     const struct xu_symbol *sym;    /* NULL: free slot */
     const char *name;
+    uint32_t chain;                 /* NO_CHAIN until an address without lines needs it */
+};
+
+struct sym_set {
+    struct sym_name *slots;
+    unsigned int bits;
+    size_t n;
+};
+
+/*
+ * Per address 8 bytes of address, 4 of chain index and at most 5.3 of
+ * slots (32-bit, at most 3/4 full): 18 bytes an address at most, where
+ * it was 112 to 144 (an entry, a line and 64-bit slots each).
+ */
+struct xu_symbolizer {
+    uint64_t *addrs;                /* sorted */
+    uint32_t *chain_of;             /* per address */
+    size_t n;
+    struct chain *chains;
+    size_t nr_chains, cap_chains;
+    struct xu_frame_line *lines;
+    size_t nr_lines, cap_lines;
+    bool has_dwarf;
+    struct str_pool pool;
+    uint32_t *slots;                /* index + 1 into addrs, 0 = empty */
+    unsigned int slot_bits;         /* 1 << slot_bits slots */
+    char **hex;                     /* blocks of HEX_BLOCK names of HEX_LEN bytes */
+    size_t nr_hex;
+    char **demangled;               /* the readable names chains point to */
+    size_t nr_demangled, cap_demangled;
 };
 
 static size_t slot_of_sym(const struct xu_symbol *sym, unsigned int bits)
 {
     return slot_of((uint64_t)(uintptr_t)sym, bits);
-}
-
-/*
- * Replace each resolved entry's name by its demangled form, demangling
- * each distinct symbol once: its addresses are usually neighbours in the
- * sorted array, but overlapping symbols can interleave them, so a table
- * keyed by symbol remembers what was done.  0 or ENOMEM.
- */
-static int demangle_names(struct xu_symbolizer *sz)
-{
-    struct sym_name *seen = NULL;
-    unsigned int bits = 1;
-    size_t i, mask;
-    int err = 0;
-
-    while (bits < 62 && ((size_t)1 << bits) < sz->n * 2)
-        bits++;
-    mask = ((size_t)1 << bits) - 1;
-    if (((size_t)1 << bits) > SIZE_MAX / sizeof(*seen) ||
-        !(seen = calloc((size_t)1 << bits, sizeof(*seen))) ||
-        !(sz->demangled = calloc(sz->n ? sz->n : 1, sizeof(*sz->demangled)))) {
-        err = ENOMEM;
-        goto out;
-    }
-    for (i = 0; i < sz->n; i++) {
-        const struct xu_symbol *sym = sz->e[i].sym;
-        size_t j;
-        char *d;
-
-        if (!sym)
-            continue;
-        for (j = slot_of_sym(sym, bits); seen[j].sym && seen[j].sym != sym; j = (j + 1) & mask)
-            ;
-        if (!seen[j].sym) {
-            seen[j].sym = sym;
-            seen[j].name = sym->name;
-            /* NULL: not mangled (or no memory for the readable form): kept */
-            d = xu_demangle(sym->name, XU_DEMANGLE_ALL);
-            if (d) {
-                sz->demangled[sz->nr_demangled++] = d;
-                seen[j].name = d;
-            }
-        }
-        sz->e[i].name = seen[j].name;
-    }
-out:
-    free(seen);
-    return err;
 }
 
 struct xu_symbolizer *xu_symbolizer_new(const struct xu_symtab *st,
@@ -199,20 +180,182 @@ static const char *pool_copy(struct str_pool *p, const char *s, bool demangle)
 }
 
 /* Room for `more` entries more in sz->lines.  0 or ENOMEM. */
-static int lines_reserve(struct xu_symbolizer *sz, size_t *cap, size_t more)
+static int lines_reserve(struct xu_symbolizer *sz, size_t more)
 {
     struct xu_frame_line *l;
-    size_t ncap = *cap;
+    size_t ncap = sz->cap_lines;
 
-    if (sz->nr_lines + more <= *cap)
+    if (sz->nr_lines + more <= sz->cap_lines)
         return 0;
     while (ncap < sz->nr_lines + more)
         ncap = ncap ? ncap * 2 : 64;
     if (ncap > SIZE_MAX / sizeof(*l) || !(l = realloc(sz->lines, ncap * sizeof(*l))))
         return ENOMEM;
     sz->lines = l;
-    *cap = ncap;
+    sz->cap_lines = ncap;
     return 0;
+}
+
+/* A new chain of count functions, their lines still to fill: its index,
+ * or NO_CHAIN without memory. */
+static uint32_t new_chain(struct xu_symbolizer *sz, const char *name,
+                          const struct xu_symbol *sym, unsigned int count)
+{
+    struct chain *c;
+
+    if (sz->nr_chains == sz->cap_chains) {
+        size_t cap = sz->cap_chains ? sz->cap_chains * 2 : 256;
+
+        if (cap >= NO_CHAIN || !(c = realloc(sz->chains, cap * sizeof(*c))))
+            return NO_CHAIN;
+        sz->chains = c;
+        sz->cap_chains = cap;
+    }
+    if (lines_reserve(sz, count) != 0)
+        return NO_CHAIN;
+    c = &sz->chains[sz->nr_chains];
+    c->name = name;
+    c->sym = sym;
+    c->first = sz->nr_lines;
+    c->count = count;
+    sz->nr_lines += count;
+    return (uint32_t)sz->nr_chains++;
+}
+
+/* The symbol's entry in the set (added, with its readable name, when
+ * new), or NULL without memory. */
+static struct sym_name *sym_entry(struct xu_symbolizer *sz, struct sym_set *set,
+                                  const struct xu_symbol *sym, bool demangle)
+{
+    size_t mask, j, k;
+    char *d;
+
+    if ((set->n + 1) * 2 > ((size_t)1 << set->bits)) {
+        unsigned int bits = set->bits ? set->bits + 1 : 8;
+        struct sym_name *slots = calloc((size_t)1 << bits, sizeof(*slots));
+
+        if (!slots)
+            return NULL;
+        for (k = 0; set->slots && k < ((size_t)1 << set->bits); k++) {
+            if (!set->slots[k].sym)
+                continue;
+            for (j = slot_of_sym(set->slots[k].sym, bits); slots[j].sym;
+                 j = (j + 1) & (((size_t)1 << bits) - 1))
+                ;
+            slots[j] = set->slots[k];
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->bits = bits;
+    }
+    mask = ((size_t)1 << set->bits) - 1;
+    for (j = slot_of_sym(sym, set->bits); set->slots[j].sym; j = (j + 1) & mask)
+        if (set->slots[j].sym == sym)
+            return &set->slots[j];
+    if (sz->nr_demangled == sz->cap_demangled) {
+        size_t cap = sz->cap_demangled ? sz->cap_demangled * 2 : 64;
+        char **dm = realloc(sz->demangled, cap * sizeof(*dm));
+
+        if (!dm)
+            return NULL;
+        sz->demangled = dm;
+        sz->cap_demangled = cap;
+    }
+    set->slots[j].sym = sym;
+    set->slots[j].name = sym->name;
+    set->slots[j].chain = NO_CHAIN;
+    set->n++;
+    /* NULL: not mangled (or no memory for the readable form): kept */
+    d = demangle ? xu_demangle(sym->name, XU_DEMANGLE_ALL) : NULL;
+    if (d) {
+        sz->demangled[sz->nr_demangled++] = d;
+        set->slots[j].name = d;
+    }
+    return &set->slots[j];
+}
+
+/* The hex name of an unresolved address, in blocks that never move. */
+static const char *hex_name(struct xu_symbolizer *sz, uint64_t addr)
+{
+    size_t at = sz->nr_hex % HEX_BLOCK;
+    char *name;
+
+    if (at == 0) {
+        char **b = realloc(sz->hex, (sz->nr_hex / HEX_BLOCK + 1) * sizeof(*b));
+
+        if (!b)
+            return NULL;
+        sz->hex = b;
+        if (!(b[sz->nr_hex / HEX_BLOCK] = malloc(HEX_BLOCK * HEX_LEN)))
+            return NULL;
+    }
+    name = sz->hex[sz->nr_hex / HEX_BLOCK] + at * HEX_LEN;
+    sz->nr_hex++;
+    snprintf(name, HEX_LEN, "0x%" PRIx64, addr);
+    return name;
+}
+
+/* Fill the lines of a new chain from DWARF's: copies of libdw's strings. */
+static int fill_chain(struct xu_symbolizer *sz, uint32_t ci, const struct xu_frame_line *from,
+                      bool demangle)
+{
+    const struct chain *c = &sz->chains[ci];
+    unsigned int j;
+
+    for (j = 0; j < c->count; j++) {
+        struct xu_frame_line *l = &sz->lines[c->first + j];
+
+        *l = from[j];
+        if (j == 0)
+            l->name = c->name;
+        else if (!l->name)
+            l->name = "[inlined]";
+        else if (!(l->name = pool_copy(&sz->pool, l->name, demangle)))
+            return ENOMEM;
+        if (l->file && !(l->file = pool_copy(&sz->pool, l->file, false)))
+            return ENOMEM;
+        if (l->line || l->inlined)
+            sz->has_dwarf = true;
+    }
+    return 0;
+}
+
+/* The chain of address i: its symbol's shared one, or its own. */
+static int resolve_one(struct xu_symbolizer *sz, size_t i, const struct xu_symbol *sym,
+                       struct sym_set *set, struct xu_dwarf_lines *dl, unsigned int flags)
+{
+    struct xu_frame_line chain[XU_INLINE_MAX_DEPTH];
+    bool demangle = !(flags & XU_SYMBOLIZER_RAW_NAMES);
+    struct sym_name *sn = NULL;
+    const char *name;
+    unsigned int c = 0;
+    uint32_t ci;
+
+    if (sym) {
+        if (!(sn = sym_entry(sz, set, sym, demangle)))
+            return ENOMEM;
+        name = sn->name;
+        if (dl)
+            c = xu_dwarf_lines_at(dl, sz->addrs[i], flags & XU_SYMBOLIZER_INLINE, chain,
+                                  XU_INLINE_MAX_DEPTH);
+        if (c == 0 && sn->chain != NO_CHAIN) {
+            sz->chain_of[i] = sn->chain;
+            return 0;
+        }
+    } else if (!(name = hex_name(sz, sz->addrs[i]))) {
+        return ENOMEM;
+    }
+    if (c == 0) {
+        memset(chain, 0, sizeof(chain[0]));
+        c = 1;
+    }
+    if ((ci = new_chain(sz, name, sym, c)) == NO_CHAIN)
+        return ENOMEM;
+    if (sn && c == 1 && !chain[0].file && !chain[0].line && !chain[0].inlined &&
+        !chain[0].name)
+        sn->chain = ci;         /* the symbol's shared chain: no line of its own */
+    sz->chain_of[i] = ci;
+    return fill_chain(sz, ci, chain, demangle);
 }
 
 /*
@@ -220,61 +363,57 @@ static int lines_reserve(struct xu_symbolizer *sz, size_t *cap, size_t more)
  * line and the functions inlined at it.  DWARF that libdw cannot open
  * leaves names only; running out of memory fails.  0 or ENOMEM.
  */
-static int resolve_lines(struct xu_symbolizer *sz, unsigned int flags, const char *elf_path,
-                         struct xu_log *log)
+static int resolve(struct xu_symbolizer *sz, const struct xu_symtab *st, unsigned int flags,
+                   const char *elf_path, struct xu_log *log)
 {
-    struct xu_frame_line chain[XU_INLINE_MAX_DEPTH];
     struct xu_dwarf_lines *dl = NULL;
-    bool demangle = !(flags & XU_SYMBOLIZER_RAW_NAMES);
-    size_t i, cap = 0;
-    unsigned int c, j;
+    struct sym_set set = { 0 };
+    bool dwarf_tried = false;
+    size_t i;
     int err = 0, rc;
 
-    if (elf_path) {
-        rc = xu_dwarf_lines_open(elf_path, log, &dl);
-        if (rc == -ENOMEM) {
-            err = ENOMEM;
-            goto out;
-        }
-        if (rc < 0 && rc != -ENOSYS && rc != -ENODATA)
-            xu_warn(log, "%s: no source lines nor inlined functions: %s", elf_path,
-                    strerror(-rc));
-    }
-    if ((err = lines_reserve(sz, &cap, sz->n ? sz->n : 1)) != 0)
-        goto out;
-    for (i = 0; i < sz->n; i++) {
-        c = dl && sz->e[i].sym ? xu_dwarf_lines_at(dl, sz->e[i].addr,
-                                                   flags & XU_SYMBOLIZER_INLINE,
-                                                   chain, XU_INLINE_MAX_DEPTH) : 0;
-        if (c == 0) {
-            memset(chain, 0, sizeof(chain[0]));
-            c = 1;
-        }
-        if ((err = lines_reserve(sz, &cap, c)) != 0)
-            goto out;
-        sz->e[i].first = sz->nr_lines;
-        sz->e[i].count = c;
-        for (j = 0; j < c; j++) {
-            struct xu_frame_line *l = &sz->lines[sz->nr_lines++];
+    for (i = 0; i < sz->n && !err; i++) {
+        const struct xu_symbol *sym = st ? xu_symtab_lookup(st, sz->addrs[i]) : NULL;
 
-            *l = chain[j];
-            if (j == 0)
-                l->name = sz->e[i].name;
-            else if (!l->name)
-                l->name = "[inlined]";
-            else if (!(l->name = pool_copy(&sz->pool, l->name, demangle)))
+        /* DWARF is read only when some address has a symbol */
+        if (sym && elf_path && !dwarf_tried) {
+            dwarf_tried = true;
+            rc = xu_dwarf_lines_open(elf_path, log, &dl);
+            if (rc == -ENOMEM) {
                 err = ENOMEM;
-            if (l->file && !(l->file = pool_copy(&sz->pool, l->file, false)))
-                err = ENOMEM;
-            if (err)
-                goto out;
-            if (l->line || l->inlined)
-                sz->has_dwarf = true;
+                break;
+            }
+            if (rc < 0 && rc != -ENOSYS && rc != -ENODATA)
+                xu_warn(log, "%s: no source lines nor inlined functions: %s", elf_path,
+                        strerror(-rc));
         }
+        err = resolve_one(sz, i, sym, &set, dl, flags);
     }
-out:
     xu_dwarf_lines_free(dl);
+    free(set.slots);
     return err;
+}
+
+/* The address index: 32-bit slots at most 3/4 full (probes stay short and
+ * a free slot always exists).  0 or ENOMEM. */
+static int build_slots(struct xu_symbolizer *sz)
+{
+    size_t i, mask;
+
+    sz->slot_bits = 1;
+    while (sz->slot_bits < 40 && ((size_t)1 << sz->slot_bits) / 4 * 3 < sz->n + 1)
+        sz->slot_bits++;
+    if (!(sz->slots = calloc((size_t)1 << sz->slot_bits, sizeof(*sz->slots))))
+        return ENOMEM;
+    mask = ((size_t)1 << sz->slot_bits) - 1;
+    for (i = 0; i < sz->n; i++) {
+        size_t j = slot_of(sz->addrs[i], sz->slot_bits);
+
+        while (sz->slots[j])
+            j = (j + 1) & mask;
+        sz->slots[j] = (uint32_t)(i + 1);
+    }
+    return 0;
 }
 
 struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
@@ -283,7 +422,7 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
                                               struct xu_log *log)
 {
     struct xu_symbolizer *sz = NULL, *ret = NULL;
-    size_t i, unresolved = 0, k = 0;
+    size_t i;
     int err = 0;
 
     for (i = 1; i < n; i++) {
@@ -292,53 +431,21 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
             goto out;
         }
     }
+    if (n > MAX_ADDRS) {
+        err = ENOMEM;
+        goto out;
+    }
     sz = calloc(1, sizeof(*sz));
-    if (!sz || n > SIZE_MAX / sizeof(*sz->e) ||
-        !(sz->e = malloc((n ? n : 1) * sizeof(*sz->e)))) {
+    if (!sz || !(sz->addrs = malloc((n ? n : 1) * sizeof(*sz->addrs))) ||
+        !(sz->chain_of = malloc((n ? n : 1) * sizeof(*sz->chain_of)))) {
         err = ENOMEM;
         goto out;
     }
     sz->n = n;
-    for (i = 0; i < n; i++) {
-        sz->e[i].addr = addrs[i];
-        sz->e[i].sym = st ? xu_symtab_lookup(st, addrs[i]) : NULL;
-        sz->e[i].name = sz->e[i].sym ? sz->e[i].sym->name : NULL;
-        if (!sz->e[i].sym)
-            unresolved++;
-    }
-    if (!(flags & XU_SYMBOLIZER_RAW_NAMES) && unresolved < n &&
-        (err = demangle_names(sz)) != 0)
+    if (n)
+        memcpy(sz->addrs, addrs, n * sizeof(*addrs));
+    if ((err = resolve(sz, st, flags, elf_path, log)) != 0 || (err = build_slots(sz)) != 0)
         goto out;
-    /* hex names in one block, made only for the addresses that need them */
-    sz->hex = malloc(unresolved ? unresolved * HEX_LEN : 1);
-    if (!sz->hex) {
-        err = ENOMEM;
-        goto out;
-    }
-    for (i = 0; i < n; i++) {
-        if (sz->e[i].sym)
-            continue;
-        snprintf(sz->hex + k * HEX_LEN, HEX_LEN, "0x%" PRIx64, addrs[i]);
-        sz->e[i].name = sz->hex + k * HEX_LEN;
-        k++;
-    }
-    if ((err = resolve_lines(sz, flags, unresolved < n ? elf_path : NULL, log)) != 0)
-        goto out;
-    sz->slot_bits = 1;
-    while (sz->slot_bits < 62 && ((size_t)1 << sz->slot_bits) < n * 2)
-        sz->slot_bits++;
-    if (((size_t)1 << sz->slot_bits) > SIZE_MAX / sizeof(*sz->slots) ||
-        !(sz->slots = calloc((size_t)1 << sz->slot_bits, sizeof(*sz->slots)))) {
-        err = ENOMEM;
-        goto out;
-    }
-    for (i = 0; i < n; i++) {
-        size_t mask = ((size_t)1 << sz->slot_bits) - 1, j = slot_of(addrs[i], sz->slot_bits);
-
-        while (sz->slots[j])
-            j = (j + 1) & mask;
-        sz->slots[j] = i + 1;
-    }
     ret = sz;
     sz = NULL;
 
@@ -355,8 +462,12 @@ void xu_symbolizer_free(struct xu_symbolizer *sz)
 
     if (!sz)
         return;
-    free(sz->e);
+    free(sz->addrs);
+    free(sz->chain_of);
+    free(sz->chains);
     free(sz->slots);
+    for (i = 0; i * HEX_BLOCK < sz->nr_hex; i++)
+        free(sz->hex[i]);
     free(sz->hex);
     for (i = 0; i < sz->nr_demangled; i++)
         free(sz->demangled[i]);
@@ -369,34 +480,61 @@ void xu_symbolizer_free(struct xu_symbolizer *sz)
     free(sz);
 }
 
-static const struct entry *find(const struct xu_symbolizer *sz, uint64_t addr)
+long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr)
 {
-    size_t mask = ((size_t)1 << sz->slot_bits) - 1, j, k;
+    size_t mask, j;
+    uint32_t k;
 
-    /* at most half full: a probe sequence always reaches an empty slot */
+    if (!sz || !sz->slots)
+        return -1;
+    mask = ((size_t)1 << sz->slot_bits) - 1;
+    /* at most 3/4 full: a probe sequence always reaches an empty slot */
     for (j = slot_of(addr, sz->slot_bits); (k = sz->slots[j]) != 0; j = (j + 1) & mask)
-        if (sz->e[k - 1].addr == addr)
-            return &sz->e[k - 1];
-    return NULL;
+        if (sz->addrs[k - 1] == addr)
+            return (long)(k - 1);
+    return -1;
+}
+
+size_t xu_symbolizer_count(const struct xu_symbolizer *sz)
+{
+    return sz ? sz->n : 0;
+}
+
+unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
+                                     const struct xu_symbol **sym,
+                                     const struct xu_frame_line **out)
+{
+    const struct chain *c = sz && k < sz->n ? &sz->chains[sz->chain_of[k]] : NULL;
+
+    *sym = c ? c->sym : NULL;
+    *out = c ? &sz->lines[c->first] : NULL;
+    return c ? c->count : 0;
+}
+
+static const struct chain *find(const struct xu_symbolizer *sz, uint64_t addr)
+{
+    long k = xu_symbolizer_index(sz, addr);
+
+    return k < 0 ? NULL : &sz->chains[sz->chain_of[k]];
 }
 
 const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
                                const struct xu_symbol **sym)
 {
-    const struct entry *e = find(sz, addr);
+    const struct chain *c = find(sz, addr);
 
     if (sym)
-        *sym = e ? e->sym : NULL;
-    return e ? e->name : NULL;
+        *sym = c ? c->sym : NULL;
+    return c ? c->name : NULL;
 }
 
 unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
                                   const struct xu_frame_line **out)
 {
-    const struct entry *e = find(sz, addr);
+    const struct chain *c = find(sz, addr);
 
-    *out = e ? &sz->lines[e->first] : NULL;
-    return e ? e->count : 0;
+    *out = c ? &sz->lines[c->first] : NULL;
+    return c ? c->count : 0;
 }
 
 bool xu_symbolizer_has_dwarf(const struct xu_symbolizer *sz)

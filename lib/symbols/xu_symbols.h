@@ -138,4 +138,19 @@ const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,
 unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
                                   const struct xu_frame_line **out);
 
+/*
+ * The position of addr among the addresses given (ascending), or -1 for
+ * one that was not given (and for sz NULL): 0 <= index <
+ * xu_symbolizer_count().  A writer that remembers something per address
+ * keeps it in an array by this index, 4 bytes an address, instead of a
+ * map of its own keyed by address.
+ */
+long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr);
+size_t xu_symbolizer_count(const struct xu_symbolizer *sz);
+/* xu_symbolizer_frames() of the address at index k (0 for k out of range),
+ * and *sym its symbol (NULL: unresolved). */
+unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
+                                     const struct xu_symbol **sym,
+                                     const struct xu_frame_line **out);
+
 #endif

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <cmocka.h>
 
 #include "profile/xu_profile.h"
@@ -217,6 +218,79 @@ static void test_clear(void **state)
     xu_profile_free(p);
 }
 
+/*
+ * Memory per distinct stack, for the offline path and the live one alike
+ * (both hold their stacks in this store).  A distinct stack of depth d
+ * costs, by construction (profile.c):
+ *   8 d   its PCs in the arena (blocks of 512 KiB: under one block of slack
+ *         in all),
+ *   80    its record (40 bytes) in an array that doubles: at most twice
+ *         that allocated,
+ *   16    its hash slot (4 bytes) in a table kept between 1/4 and 1/2
+ *         full: at most 4 slots a stack,
+ * so at most 8 d + 96 bytes, 256 for d = 20, plus a constant.  A store
+ * that kept strings, a node per prefix or anything per sample would pass
+ * it with a prefix-free profile, which is what is added here: 100,000
+ * stacks of 20 frames drawn independently.  Allocated bytes are glibc's
+ * count (mallinfo2); under AddressSanitizer, whose allocator glibc does
+ * not see, there is nothing to measure and the test says so.
+ */
+#define MEM_STACKS 100000u
+#define MEM_DEPTH 20u
+#define MEM_BOUND_PER_STACK (8u * MEM_DEPTH + 96u)
+#define MEM_CONSTANT (1u << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MEM_NOT_MEASURED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEM_NOT_MEASURED 1
+#endif
+#endif
+
+static size_t allocated(void)
+{
+#ifdef HAVE_MALLINFO2
+    struct mallinfo2 mi = mallinfo2();
+
+    return mi.uordblks + mi.hblkhd;
+#else
+    return 0;
+#endif
+}
+
+static void test_memory_per_distinct_stack(void **state)
+{
+    uint64_t rng = 0x9e3779b97f4a7c15ULL, pcs[MEM_DEPTH];
+    struct xu_profile *p;
+    size_t before, used;
+    unsigned int s, k;
+
+    (void)state;
+#if defined(MEM_NOT_MEASURED) || !defined(HAVE_MALLINFO2)
+    skip();
+#endif
+    before = allocated();
+    p = xu_profile_new(0);
+    assert_non_null(p);
+    for (s = 0; s < MEM_STACKS; s++) {
+        for (k = 0; k < MEM_DEPTH; k++) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pcs[k] = 0xffffffff80000000ULL + (rng & 0xffffff);
+        }
+        assert_int_equal(xu_profile_add(p, 0, pcs, MEM_DEPTH, XU_WALK_COMPLETE, 1), 0);
+    }
+    assert_int_equal(xu_profile_nr_stacks(p), MEM_STACKS);
+    used = allocated() - before;
+    print_message("%zu bytes for %u distinct stacks of %u frames: %.1f a stack (bound %u)\n",
+                  used, MEM_STACKS, MEM_DEPTH, (double)used / MEM_STACKS,
+                  MEM_BOUND_PER_STACK);
+    assert_true(used <= (size_t)MEM_STACKS * MEM_BOUND_PER_STACK + MEM_CONSTANT);
+    xu_profile_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_rejects_bad_input),
         cmocka_unit_test(test_total_bounded),
         cmocka_unit_test(test_clear),
+        cmocka_unit_test(test_memory_per_distinct_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -460,6 +460,136 @@ static void test_convert_refuses_absurd_counts(void **state)
     assert_int_equal(stat(fx->out, &sb), -1);
 }
 
+/*
+ * A prefix-free trace: every frame drawn on its own from PF_FUNCS
+ * functions (seeded), so that stacks share nothing but by chance, with
+ * return addresses at a function's first byte (pc - 1 is the function
+ * before), unresolved frames (beyond the ELF, named by their own pc),
+ * samples repeated (merged) and stacks of every depth (a line that is a
+ * prefix of another).  The expected folded text is computed here from the
+ * addresses alone: name each frame, join, sort the lines with strcmp,
+ * merge equal ones.
+ */
+#define PF_FUNCS 300
+#define PF_BASE 0x100000ULL
+#define PF_SIZE 0x40
+#define PF_SAMPLES 4000
+#define PF_DEPTH 12
+#define PF_LINE (PF_DEPTH * 20)
+
+static uint64_t pf_rng = 0x2545f4914f6cdd1dULL;
+
+static uint64_t pf_next(void)
+{
+    pf_rng ^= pf_rng << 13;
+    pf_rng ^= pf_rng >> 7;
+    pf_rng ^= pf_rng << 17;
+    return pf_rng;
+}
+
+/* Frame k (0 innermost): a function's byte, or an address beyond the ELF. */
+static uint64_t pf_frame(uint32_t k)
+{
+    uint64_t fn = pf_next() % PF_FUNCS;
+
+    if (pf_next() % 50 == 0)
+        return PF_BASE + PF_FUNCS * PF_SIZE + 0x100 + pf_next() % 0x1000;
+    /* the innermost PC is exact: never a function's first byte here, so
+     * that a caller at offset 0 is the only frame whose function is the
+     * one before */
+    return PF_BASE + fn * PF_SIZE + (k == 0 ? 1 + pf_next() % (PF_SIZE - 1)
+                                           : pf_next() % PF_SIZE);
+}
+
+/* The folded name of a frame: its function, looked up at pc - 1 for a
+ * return address; its own pc in hex when no function holds that. */
+static void pf_name(char *buf, size_t size, uint64_t pc, uint32_t k)
+{
+    uint64_t at = k == 0 ? pc : pc - 1;
+
+    if (at >= PF_BASE && at < PF_BASE + PF_FUNCS * PF_SIZE)
+        snprintf(buf, size, "fn_%03u", (unsigned int)((at - PF_BASE) / PF_SIZE));
+    else
+        snprintf(buf, size, "0x%llx", (unsigned long long)pc);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The trace written to path, and the folded text it must convert to. */
+static char *pf_trace(const char *path)
+{
+    static uint64_t stacks[PF_SAMPLES][PF_DEPTH];
+    static uint32_t depths[PF_SAMPLES];
+    char **lines = calloc(PF_SAMPLES, sizeof(*lines)), name[24];
+    char *expect = malloc((size_t)PF_SAMPLES * (PF_LINE + 16)), *e = expect;
+    FILE *f = fopen(path, "w");
+    uint32_t s, k, j;
+
+    assert_true(lines && expect && f);
+    fputs("#unikernel stack tracer using sim hypercall interface\n"
+          "#tracing domid 1 on 2026-11-22 00:00:00 UTC (+0000)\n\n", f);
+    for (s = 0; s < PF_SAMPLES; s++) {
+        if (s % 5 == 4) {       /* a stack met before, to be merged */
+            memcpy(stacks[s], stacks[s / 2], sizeof(stacks[s]));
+            depths[s] = depths[s / 2];
+        } else {
+            depths[s] = 1 + (uint32_t)(pf_next() % PF_DEPTH);
+            for (k = 0; k < depths[s]; k++)
+                stacks[s][k] = pf_frame(k);
+        }
+        lines[s] = malloc(PF_LINE);
+        assert_non_null(lines[s]);
+        lines[s][0] = '\0';
+        for (k = 0; k < depths[s]; k++)     /* innermost first */
+            fprintf(f, "0x%llx\n", (unsigned long long)stacks[s][k]);
+        /* root first: the outermost frame is the last one written */
+        for (k = depths[s]; k-- > 0;) {
+            pf_name(name, sizeof(name), stacks[s][k], k);
+            if (k + 1 < depths[s])
+                strcat(lines[s], ";");
+            strcat(lines[s], name);
+        }
+        fputs("1\n\n", f);
+    }
+    assert_int_equal(fclose(f), 0);
+    qsort(lines, PF_SAMPLES, sizeof(*lines), cmp_line);
+    for (s = 0; s < PF_SAMPLES; s = j) {
+        for (j = s + 1; j < PF_SAMPLES && strcmp(lines[j], lines[s]) == 0; j++)
+            ;
+        e += sprintf(e, "%s %u\n", lines[s], j - s);
+    }
+    for (s = 0; s < PF_SAMPLES; s++)
+        free(lines[s]);
+    free(lines);
+    return expect;
+}
+
+static void test_convert_prefix_free(void **state)
+{
+    static struct mkelf_sym syms[PF_FUNCS];
+    static char names[PF_FUNCS][8];
+    struct fixture *fx = *state;
+    char *expect, *out;
+    unsigned int i;
+
+    for (i = 0; i < PF_FUNCS; i++) {
+        snprintf(names[i], sizeof(names[i]), "fn_%03u", i);
+        syms[i] = (struct mkelf_sym){ names[i], PF_BASE + i * PF_SIZE, PF_SIZE, STT_FUNC,
+                                      STB_GLOBAL, 0 };
+    }
+    assert_int_equal(mkelf_write(fx->elf, PF_BASE, PF_FUNCS * PF_SIZE, syms, PF_FUNCS, 0), 0);
+    expect = pf_trace(fx->trace);
+    assert_int_equal(run(fx, xu_cmd_convert, "convert", "-q", "-e", fx->elf, "-f", "folded",
+                         "-o", fx->out, fx->trace, NULL), 0);
+    out = read_file(fx->out);
+    assert_string_equal(out, expect);
+    free(out);
+    free(expect);
+}
+
 static void test_diff(void **state)
 {
     struct fixture *fx = *state;
@@ -497,6 +627,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_convert_refuses_absurd_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_diff, setup, teardown),
         cmocka_unit_test_setup_teardown(test_convert_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convert_prefix_free, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
