@@ -208,7 +208,8 @@ static int check_sections(struct layout *l, enum xu_core_error *err)
     const struct section *map = pv ? &l->p2m : &l->pfn;
 
     if (!l->prstatus.present || l->prstatus.size == 0 || l->nr_vcpus == 0)
-        return refuse(l, XU_CORE_NO_VCPUS, err, "no vCPU contexts in .xen_prstatus");
+        return refuse(l, XU_CORE_NO_VCPUS, err, "its .xen_prstatus section is missing or "
+                      "empty (the dump could read no vCPU's registers)");
     if (!in_file(l, l->prstatus.off, l->prstatus.size))
         return refuse(l, XU_CORE_TRUNCATED, err, ".xen_prstatus lies past the end of the file");
     if (!l->pages.present || !map->present)
@@ -299,7 +300,8 @@ static int decode_vcpus(struct xu_core *c, const struct layout *l, enum xu_core_
     if (n > XU_MAX_VCPUS)
         n = XU_MAX_VCPUS;
     if (n == 0)
-        return refuse(l, XU_CORE_NO_VCPUS, err, "no vCPU contexts in .xen_prstatus");
+        return refuse(l, XU_CORE_NO_VCPUS, err, "its .xen_prstatus holds less than one "
+                      "vCPU context");
     c->vcpus = calloc(n, sizeof(*c->vcpus));
     tmp = malloc(a->context_size);
     if (!c->vcpus || !tmp) {

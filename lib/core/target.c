@@ -139,6 +139,26 @@ out:
     return rc == -EINVAL && ct->len == 0 ? 0 : rc;
 }
 
+/* t as a core target with ct, the core in buf[0..len) (ct's own mapping or the
+ * caller's). */
+static int open_on(struct xu_target *t, struct core_target *ct, const void *buf, size_t len,
+                   const char *name, struct xu_log *log, enum xu_core_error *err)
+{
+    int rc;
+
+    t->ops = &core_ops;
+    t->log = log;
+    t->priv = ct;
+    rc = xu_core_parse(buf, len, name, log, &ct->core, err);
+    if (rc < 0) {
+        core_close(t);
+        t->ops = NULL;
+        return rc;
+    }
+    t->arch = ct->core->arch->ops;
+    return 0;
+}
+
 int xu_core_target_open(struct xu_target *t, const char *path, struct xu_log *log,
                         enum xu_core_error *err)
 {
@@ -155,22 +175,24 @@ int xu_core_target_open(struct xu_target *t, const char *path, struct xu_log *lo
         xu_error(log, "out of memory");
         return -ENOMEM;
     }
-    t->ops = &core_ops;
-    t->log = log;
-    t->priv = ct;
-    if ((rc = map_file(path, ct, log)) < 0)
-        goto out;
-    rc = xu_core_parse(ct->map ? ct->map : empty, ct->map ? ct->len : 0, path, log,
-                       &ct->core, err);
-    if (rc < 0)
-        goto out;
-    t->arch = ct->core->arch->ops;
-out:
-    if (rc < 0) {
-        core_close(t);
-        t->ops = NULL;
+    if ((rc = map_file(path, ct, log)) < 0) {
+        free(ct);
+        return rc;
     }
-    return rc;
+    return open_on(t, ct, ct->map ? ct->map : empty, ct->map ? ct->len : 0, path, log, err);
+}
+
+int xu_core_target_open_buffer(struct xu_target *t, const void *buf, size_t len,
+                               const char *name, struct xu_log *log, enum xu_core_error *err)
+{
+    struct core_target *ct;
+
+    memset(t, 0, sizeof(*t));
+    if (!(ct = calloc(1, sizeof(*ct)))) {
+        xu_error(log, "out of memory");
+        return -ENOMEM;
+    }
+    return open_on(t, ct, buf, len, name, log, err);
 }
 
 const struct xu_core *xu_core_of_target(const struct xu_target *t)

@@ -86,6 +86,10 @@ const void *xu_core_frame(const struct xu_core *c, uint64_t frame);
  */
 int xu_core_target_open(struct xu_target *t, const char *path, struct xu_log *log,
                         enum xu_core_error *err);
+/* The same over the core in buf[0..len), which must outlive the target
+ * (the fuzz harness's way in); name is for the messages. */
+int xu_core_target_open_buffer(struct xu_target *t, const void *buf, size_t len,
+                               const char *name, struct xu_log *log, enum xu_core_error *err);
 /* The core behind a target opened by xu_core_target_open(), else NULL. */
 const struct xu_core *xu_core_of_target(const struct xu_target *t);
 

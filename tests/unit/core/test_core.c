@@ -479,22 +479,45 @@ static void test_open_errors(void **state)
 static void test_write_corpus(void **state)
 {
     const char *dir = getenv("XU_CORE_CORPUS");
-    struct x86_guest x;
+    struct sim_guest g;
+    struct xu_vcpu_regs regs[2];
     struct mkcore mc;
     char path[512];
+    uint8_t *buf;
+    size_t len;
+    FILE *f;
 
     (void)state;
     if (!dir)
         skip();
-    x86_guest_init(&x, XU_GUEST_PV);
-    mc = x86_core(&x, false);
-    mc.nr_frames = 24;      /* small: the tables and the first stack pages */
-    snprintf(path, sizeof(path), "%s/pv_small", dir);
+    /* small guests whose stacks are all in the core: walks that go somewhere */
+    memset(regs, 0, sizeof(regs));
+    assert_int_equal(sim_guest_init(&g, XU_GUEST_PV, 2, 80), 0);
+    assert_int_equal(sim_guest_chain(&g, 0, chain5, 5, &regs[0]), 0);
+    mc = (struct mkcore){ .sim = g.sim, .nr_frames = 80, .regs = regs, .nr_vcpus = 2 };
+    snprintf(path, sizeof(path), "%s/pv", dir);
     assert_int_equal(mkcore_write(&mc, path), 0);
     mc.hvm = true;
-    snprintf(path, sizeof(path), "%s/hvm_small", dir);
+    snprintf(path, sizeof(path), "%s/hvm", dir);
     assert_int_equal(mkcore_write(&mc, path), 0);
-    sim_guest_fini(&x.g);
+    mc.machine = EM_AARCH64;
+    snprintf(path, sizeof(path), "%s/arm64_layout", dir);
+    assert_int_equal(mkcore_write(&mc, path), 0);
+    /* and broken ones: cut, without contexts */
+    mc.machine = 0;
+    mc.hvm = false;
+    assert_int_equal(mkcore_build(&mc, &buf, &len), 0);
+    snprintf(path, sizeof(path), "%s/pv_cut", dir);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, 5000, f), 5000);
+    fclose(f);
+    free(buf);
+    mc.omit = MKCORE_NO_PRSTATUS;
+    mc.nr_frames = 8;
+    snprintf(path, sizeof(path), "%s/pv_no_contexts", dir);
+    assert_int_equal(mkcore_write(&mc, path), 0);
+    sim_guest_fini(&g);
 }
 
 int main(void)

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# `xen-uniprof stack` (judged by tests/lab/judges/stack.py):
+#   stack-GUEST        GUEST paused with `xl pause`; while it stays paused: `xen-uniprof
+#                      stack GUEST --format json` (the run), the same as text, `xl
+#                      dump-core` of it and `xen-uniprof stack --core` of that core (JSON
+#                      and text), and xenctx -f -C -s of it; then unpaused.  The three must
+#                      give the same frames for every vCPU, and agree with xenctx on every
+#                      frame's function.  PV and PVH, frame-pointer and CFI (-nofp)
+#                      builds, 1 (nested) and 2 (smp) vCPUs.
+#   stack-crash-TYPE   tests/guests/crash.c faults in crash_inner; its config's on_crash =
+#                      "coredump-destroy" makes xl write /var/lib/xen/dump/crash-TYPE:
+#                      `xen-uniprof stack --core` of it must name crash_inner and its
+#                      callers.
+
+# stack_paused GUEST: scenario stack-GUEST.
+stack_paused() {
+    g=$1 id=stack-$1
+    selected "$id" || return 0
+    guest_up "$g" "$id"
+    xl pause "$g"
+    k=
+    case $g in *-pvh) k="-k 0 " ;; esac
+    # shellcheck disable=SC2086
+    xenctx -f -C $k-s "/guests/$g.map" "$(xl domid "$g")" > "/out/$id.xenctx" 2>&1
+    xen-uniprof stack "$g" --elf "/guests/$g.elf" > "/out/$id.text" 2>&1
+    rm -f /tmp/stack.core
+    xl dump-core "$g" /tmp/stack.core > "/out/$id.dump.txt" 2>&1
+    echo $? > "/out/$id.dump.rc"
+    xen-uniprof stack --core /tmp/stack.core --elf "/guests/$g.elf" --format json \
+        > "/out/$id.core.json" 2> "/out/$id.core.stderr"
+    echo $? > "/out/$id.core.rc"
+    xen-uniprof stack --core /tmp/stack.core --elf "/guests/$g.elf" \
+        > "/out/$id.core.text" 2>&1
+    ls -l /tmp/stack.core >> "/out/$id.dump.txt" 2>&1
+    rm -f /tmp/stack.core
+    RUN_GUEST=$g run "$id" xen-uniprof stack "$g" --elf "/guests/$g.elf" --format json
+    xl list "$g" > "/out/$id.xllist-paused" 2>&1
+    xl unpause "$g"
+    xl list "$g" > "/out/$id.xllist" 2>&1
+    guest_down "$g"
+}
+
+# stack_crash TYPE: scenario stack-crash-TYPE.
+stack_crash() {
+    g=crash-$1 id=stack-crash-$1
+    selected "$id" || return 0
+    mkdir -p /var/lib/xen/dump
+    rm -f /var/lib/xen/dump/*
+    guest_up "$g" "$id"
+    # the guest works about a second of its time, crashes, and xl dumps it
+    i=0
+    while xl domid "$g" > /dev/null 2>&1 && [ $i -lt 600 ]; do
+        usleep 100000
+        i=$((i + 1))
+    done
+    sleep 1
+    ls -l /var/lib/xen/dump > "/out/$id.dumpdir" 2>&1
+    xl dmesg 2>/dev/null | tail -n 30 > "/out/$id.dmesg"
+    [ -f "/var/log/xen/console/guest-$g.log" ] && cp "/var/log/xen/console/guest-$g.log" "/out/$id.console.txt"
+    core=$(ls /var/lib/xen/dump/* 2>/dev/null | head -n 1)
+    RUN_GUEST=$g run "$id" xen-uniprof stack --core "${core:-/var/lib/xen/dump/none}" \
+        --elf "/guests/$g.elf" --format json
+    xen-uniprof stack --core "${core:-/var/lib/xen/dump/none}" --elf "/guests/$g.elf" \
+        > "/out/$id.text" 2>&1
+    rm -f /var/lib/xen/dump/*
+}
+
+for type in ${LAB_GUEST_TYPES:-pv pvh}; do
+    case $type in pv|pvh) ;; *) continue ;; esac
+    for prog in nested nested-nofp smp smp-nofp; do
+        stack_paused "$prog-$type"
+    done
+    stack_crash "$type"
+done
