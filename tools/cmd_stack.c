@@ -33,7 +33,7 @@ enum {
 static const struct option stack_options[] = {
     { "core",        required_argument, NULL, OPT_CORE },
     { "elf",         required_argument, NULL, 'e' },
-    { "snapshots",   required_argument, NULL, 'n' },
+    { "iterations",  required_argument, NULL, 'n' },
     { "delay",       required_argument, NULL, 'd' },
     { "format",      required_argument, NULL, OPT_FORMAT },
     { "backend",     required_argument, NULL, OPT_BACKEND },
@@ -61,7 +61,7 @@ static const char stack_usage[] =
     "      --core=FILE        an xl dump-core file instead of a live domain\n"
     "  -e, --elf=FILE         the guest's ELF (default: the domain's kernel;\n"
     "                         with --core: none, frames stay addresses)\n"
-    "  -n, --snapshots=N      N snapshots, 1-10000 (default 1; a core has one)\n"
+    "  -n, --iterations=N     N snapshots, 1-10000 (default 1; a core has one)\n"
     "  -d, --delay=SECONDS    between snapshots (default 1)\n"
     "      --format=FMT       text (the default) or json\n"
     "      --backend=NAME     Xen interface to use (default: the best built)\n"
