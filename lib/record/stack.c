@@ -150,8 +150,8 @@ static enum xu_record_result open_core_file(struct run *r)
     int rc;
 
     rc = xu_core_target_open(&r->target, r->job->core, r->log, NULL);
-    if (rc < 0)
-        return rc == -EINVAL ? XU_RECORD_BAD_CORE : XU_RECORD_FAILURE;
+    if (rc < 0)     /* said why: not a core, or a file that cannot be opened */
+        return rc == -ENOMEM ? XU_RECORD_FAILURE : XU_RECORD_BAD_CORE;
     r->target_open = true;
     xu_core_get_info(xu_core_of_target(&r->target), &ci);
     r->src.xen_major = ci.xen_major;
