@@ -58,7 +58,9 @@ stack_paused() {
 stack_core() {
     g=$1 id=$2
     rm -f /tmp/stack.core
-    xl dump-core "$g" /tmp/stack.core > "/out/$id.dump.txt" 2>&1
+    # bounded: a dump that does not end must not hold the lab (LAB_STACK_DUMP_SECONDS)
+    timeout -s KILL "${LAB_STACK_DUMP_SECONDS:-600}" xl dump-core "$g" /tmp/stack.core \
+        > "/out/$id.dump.txt" 2>&1
     echo $? > "/out/$id.dump.rc"
     xen-uniprof stack --core /tmp/stack.core --elf "/guests/$g.elf" --format json \
         > "/out/$id.core.json" 2> "/out/$id.core.stderr"
