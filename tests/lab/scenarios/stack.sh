@@ -78,9 +78,10 @@ stack_crash() {
     mkdir -p /var/lib/xen/dump
     rm -f /var/lib/xen/dump/*
     guest_up "$g" "$id"
-    # the guest works about a second of its time, crashes, and xl dumps it
+    # the guest works about a second of its time, crashes, and xl dumps it (a PVH
+    # guest's dump takes minutes: as long as LAB_STACK_DUMP_SECONDS)
     i=0
-    while xl domid "$g" > /dev/null 2>&1 && [ $i -lt 600 ]; do
+    while xl domid "$g" > /dev/null 2>&1 && [ $i -lt $((${LAB_STACK_DUMP_SECONDS:-600} * 10)) ]; do
         usleep 100000
         i=$((i + 1))
     done
