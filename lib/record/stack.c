@@ -53,39 +53,6 @@ struct run {
     FILE *out;
 };
 
-static enum xu_record_result result_for_target_error(int rc)
-{
-    switch (rc) {
-    case -ESRCH:
-        return XU_RECORD_NO_DOMAIN;
-    case -EACCES:
-    case -EPERM:
-    case -ENOENT:
-    case -ENODEV:
-        return XU_RECORD_PRIVILEGE;
-    case -EPROTO:
-        return XU_RECORD_XEN_MISMATCH;
-    default:
-        return XU_RECORD_FAILURE;
-    }
-}
-
-static enum xu_record_result result_for_domdir_error(int rc)
-{
-    switch (rc) {
-    case -ESRCH:
-    case -EPERM:
-    case -EINVAL:
-        return XU_RECORD_NO_DOMAIN;
-    case -EACCES:
-    case -ENOENT:
-    case -ECONNREFUSED:
-        return XU_RECORD_PRIVILEGE;
-    default:
-        return XU_RECORD_FAILURE;
-    }
-}
-
 /* The record run's job as far as the shared pieces read it. */
 static void as_record_job(const struct xu_stack_config *job, struct xu_record_config *rec)
 {
@@ -115,10 +82,10 @@ static enum xu_record_result open_live(struct run *r)
     }
     rc = (env->domdir_open ? env->domdir_open : xu_domdir_open)(&r->dir, 0, r->log);
     if (rc < 0)
-        return result_for_domdir_error(rc);
+        return xu_record_result_for_domdir_error(rc);
     rc = xu_domdir_resolve(r->dir, r->job->domain, &r->entry);
     if (rc < 0)
-        return result_for_domdir_error(rc);
+        return xu_record_result_for_domdir_error(rc);
     /* without an ELF the frames stay addresses, as in a raw trace */
     if (xu_record_find_symbols(&rec, r->dir, r->entry.domid, &xu_output_raw, &r->elf,
                                r->log) != XU_RECORD_OK)
@@ -127,14 +94,14 @@ static enum xu_record_result open_live(struct run *r)
          env->guardian_start(&r->guardian, backend, r->entry.domid, &r->pause_state, r->log) :
          xu_guardian_start(&r->guardian, backend, r->entry.domid, &r->pause_state, r->log);
     if (rc < 0)
-        return result_for_target_error(rc);
+        return xu_record_result_for_target_error(rc);
     if (xu_pause_new(&r->pause, &r->target, r->pause_state, r->log) < 0) {
         xu_error(r->log, "out of memory");
         return XU_RECORD_FAILURE;
     }
     rc = xu_target_open(&r->target, backend, r->entry.domid, r->log);
     if (rc < 0)
-        return result_for_target_error(rc);
+        return xu_record_result_for_target_error(rc);
     r->target_open = true;
     r->src.domid = r->entry.domid;
     r->src.label = r->entry.name[0] ? r->entry.name : r->job->domain;
@@ -187,7 +154,7 @@ static enum xu_record_result prepare(struct run *r)
     if (rc < 0) {
         if (rc == -ESRCH)
             xu_error(r->log, "domain %" PRIu32 " is gone", r->entry.domid);
-        return result_for_target_error(rc);
+        return xu_record_result_for_target_error(rc);
     }
     r->nr_vcpus = r->info.max_vcpu_id + 1;
     if (r->nr_vcpus > XU_MAX_VCPUS)
