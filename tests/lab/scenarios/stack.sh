@@ -53,7 +53,7 @@ stack_paused() {
     if dumped "$g"; then
         stack_core "$g" "$id"
     else
-        echo "not dumped: a PVH guest's xl dump-core takes more than 10 minutes under TCG" \
+        echo "not dumped: a PVH guest's xl dump-core takes about 10 minutes under TCG (600 s seen)" \
             > "/out/$id.core.skipped"
     fi
     RUN_GUEST=$g run "$id" xen-uniprof stack "$g" --elf "/guests/$g.elf" --format json
