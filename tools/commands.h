@@ -23,6 +23,9 @@ int xu_cmd_convert(int argc, char **argv);
 int xu_cmd_diff(int argc, char **argv);
 /* `xen-uniprof top`: a live command, with the record run's exit statuses. */
 int xu_cmd_top(int argc, char **argv);
+/* `xen-uniprof stack`: a live domain's vCPUs now, or a core file's
+ * (cmd_stack.c); the record run's exit statuses and 8 for a bad core. */
+int xu_cmd_stack(int argc, char **argv);
 
 /* Shared by the two: a profile read from a file, ready for the writers. */
 struct xu_loaded {

@@ -18,6 +18,9 @@ enum xu_exit {
     XU_EXIT_DOMAIN_ENDED = 6,   /* the domain shut down or was destroyed; samples written
                                  * (top: the snapshots shown) */
     XU_EXIT_XEN_MISMATCH = 7,   /* the hypervisor rejects this build's interface version */
+    XU_EXIT_BAD_CORE = 8,       /* stack --core: the file cannot be opened or is not a core
+                                 * it can read (not an ELF core, truncated, another
+                                 * architecture, no vCPU contexts) */
 };
 
 #endif

@@ -76,7 +76,8 @@ static void print_help(void)
                xu_output_formats[i]->extensions, xu_output_formats[i]->description);
     printf("\nExit status: 0 written, 1 failure, 2 usage error, 3 no such domain,\n"
            "4 no usable symbols, 5 not privileged, 6 domain ended (samples written),\n"
-           "7 Xen version mismatch.  See xen-uniprof(1).\n");
+           "7 Xen version mismatch, 8 (stack --core) the core file cannot be read.\n"
+           "See xen-uniprof(1).\n");
 }
 
 int main(int argc, char **argv)
@@ -92,6 +93,8 @@ int main(int argc, char **argv)
         return xu_cmd_diff(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "top") == 0)
         return xu_cmd_top(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "stack") == 0)
+        return xu_cmd_stack(argc - 1, argv + 1);
 
     xu_options_init(&o);
     switch (xu_options_parse(&o, argc, argv, err, sizeof(err))) {

@@ -61,6 +61,7 @@ static const char usage_text[] =
     "       xen-uniprof convert [OPTIONS] INPUT\n"
     "       xen-uniprof diff BEFORE AFTER -o OUTPUT\n"
     "       xen-uniprof top [OPTIONS] DOMAIN\n"
+    "       xen-uniprof stack [OPTIONS] DOMAIN | --core FILE\n"
     "\n"
     "Sample the stacks of every vCPU of a Xen guest from dom0 and write a profile.\n"
     "DOMAIN is a domain name or a numeric domain id.\n"

@@ -110,6 +110,7 @@ int xu_record_exit_status(enum xu_record_result r)
     case XU_RECORD_PRIVILEGE:     return XU_EXIT_PRIVILEGE;
     case XU_RECORD_DOMAIN_ENDED:  return XU_EXIT_DOMAIN_ENDED;
     case XU_RECORD_XEN_MISMATCH:  return XU_EXIT_XEN_MISMATCH;
+    case XU_RECORD_BAD_CORE:      return XU_EXIT_BAD_CORE;
     }
     return XU_EXIT_FAILURE;
 }

@@ -165,3 +165,40 @@ void xu_record_free_unwind_table(void *table)
     xu_cfi_free(table);
 #endif
 }
+
+/* A backend's open/info failure as a result (the backend logged why). */
+enum xu_record_result xu_record_result_for_target_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+        return XU_RECORD_NO_DOMAIN;
+    case -EACCES:
+    case -EPERM:
+    case -ENOENT:
+    case -ENODEV:
+        return XU_RECORD_PRIVILEGE;
+    case -EPROTO:
+        return XU_RECORD_XEN_MISMATCH;
+    default:
+        return XU_RECORD_FAILURE;
+    }
+}
+
+/* A domain directory error as a result (the directory logged why). */
+enum xu_record_result xu_record_result_for_domdir_error(int rc)
+{
+    switch (rc) {
+    case -ESRCH:
+    case -EPERM:
+    case -EINVAL:
+        return XU_RECORD_NO_DOMAIN;
+    case -EACCES:
+    case -ENOENT:
+    case -ECONNREFUSED:
+        return XU_RECORD_PRIVILEGE;
+    case -ENOTSUP:
+        return XU_RECORD_USAGE;
+    default:
+        return XU_RECORD_FAILURE;
+    }
+}

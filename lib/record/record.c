@@ -23,44 +23,7 @@
 #include "symbols/xu_vouch.h"
 #include "target/xu_pause.h"
 
-/* A backend's open/info failure as a result (the backend logged why). */
-static enum xu_record_result result_for_target_error(int rc)
-{
-    switch (rc) {
-    case -ESRCH:
-        return XU_RECORD_NO_DOMAIN;
-    case -EACCES:
-    case -EPERM:
-    case -ENOENT:
-    case -ENODEV:
-        return XU_RECORD_PRIVILEGE;
-    case -EPROTO:
-        return XU_RECORD_XEN_MISMATCH;
-    default:
-        return XU_RECORD_FAILURE;
-    }
-}
-
 /* ---- the job ---- */
-
-/* A domain directory error as a result (the directory logged why). */
-static enum xu_record_result result_for_domdir_error(int rc)
-{
-    switch (rc) {
-    case -ESRCH:
-    case -EPERM:
-    case -EINVAL:
-        return XU_RECORD_NO_DOMAIN;
-    case -EACCES:
-    case -ENOENT:
-    case -ECONNREFUSED:
-        return XU_RECORD_PRIVILEGE;
-    case -ENOTSUP:
-        return XU_RECORD_USAGE;
-    default:
-        return XU_RECORD_FAILURE;
-    }
-}
 
 /* Find the domain (or create it): fills entry; returns a result. */
 static enum xu_record_result find_domain(const struct xu_record_config *job,
@@ -84,7 +47,7 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
         return XU_RECORD_OK;
     }
     rc = xu_domdir_resolve(dir, job->domain, entry);
-    return rc < 0 ? result_for_domdir_error(rc) : XU_RECORD_OK;
+    return rc < 0 ? xu_record_result_for_domdir_error(rc) : XU_RECORD_OK;
 }
 
 /*
@@ -278,7 +241,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     rc = (env->domdir_open ? env->domdir_open : xu_domdir_open)(
         &dir, job->create ? XU_DOMDIR_NEED_PLUGIN : 0, log);
     if (rc < 0) {
-        ec = result_for_domdir_error(rc);
+        ec = xu_record_result_for_domdir_error(rc);
         goto out;
     }
     ec = find_domain(job, dir, &entry, &created, log);
@@ -312,7 +275,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     if (rc < 0) {
         /* Logged by the guardian (a Xen version mismatch by its own open,
          * in the one line that says what to do). */
-        ec = result_for_target_error(rc);
+        ec = xu_record_result_for_target_error(rc);
         goto out;
     }
     /* The run's one pause handle: the ELF check, the creation pause and
@@ -329,7 +292,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
 
     rc = xu_target_open(&target, backend, entry.domid, log);
     if (rc < 0) {
-        ec = result_for_target_error(rc);
+        ec = xu_record_result_for_target_error(rc);
         goto out;
     }
     target_open = 1;
@@ -337,7 +300,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     if (rc < 0) {
         if (rc == -ESRCH)
             xu_error(log, "domain %" PRIu32 " is gone", entry.domid);
-        ec = result_for_target_error(rc);
+        ec = xu_record_result_for_target_error(rc);
         goto out;
     }
 
@@ -415,7 +378,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         if (!st.left_paused)
             xu_error(log, "sampling failed after %" PRIu64 " samples: %s", st.samples,
                      strerror(-rc));
-        ec = result_for_target_error(rc);
+        ec = xu_record_result_for_target_error(rc);
         if (ec == XU_RECORD_NO_DOMAIN || st.left_paused)
             ec = XU_RECORD_FAILURE;
     } else {

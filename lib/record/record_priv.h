@@ -28,4 +28,9 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
                                                 struct xu_log *log);
 void xu_record_free_unwind_table(void *table);
 
+/* A backend's open/info failure, and a domain directory's, as a result (the
+ * backend or the directory logged why). */
+enum xu_record_result xu_record_result_for_target_error(int rc);
+enum xu_record_result xu_record_result_for_domdir_error(int rc);
+
 #endif

@@ -40,6 +40,7 @@ enum xu_record_result {
     XU_RECORD_PRIVILEGE = 5,        /* Xen or the domain directory refused us */
     XU_RECORD_DOMAIN_ENDED = 6,     /* shut down or destroyed while sampling; written */
     XU_RECORD_XEN_MISMATCH = 7,     /* the hypervisor rejects our interface version */
+    XU_RECORD_BAD_CORE = 8,         /* stack --core: the file cannot be opened or read as a core */
 };
 
 enum xu_unwind_choice {

@@ -94,6 +94,7 @@ struct xu_vcpu_regs {
     uint64_t lr;                /* link register where calls leave the return address in one (x30) */
     struct xu_mmu mmu;
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
+    uint64_t rflags;            /* x86: RFLAGS (EFLAGS), for diagnostics */
     uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
 };
 

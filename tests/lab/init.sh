@@ -103,7 +103,8 @@ selected() {
 }
 
 # guest_up NAME [ID...]: xl create NAME's config, unless none of the scenarios IDs that
-# need it (default: NAME's xenctx, xencall and xc ones) is in this run.
+# need it (default: NAME's xenctx, xencall and xc ones) is in this run.  GUEST_XL_ARGS:
+# key=value overrides for xl create (scenarios/stack.sh: less memory to dump).
 guest_up() {
     name=$1; shift
     [ $# -gt 0 ] || set -- "$name-xenctx" "$name-xencall" "$name-xc"
@@ -113,7 +114,8 @@ guest_up() {
     echo "@@LAB xl create $name"
     case $name in *-hvm) free -k > "/out/$name.free-before" 2>&1 ;; esac
     created_at=$(uptime_s)
-    if xl create "/etc/xen/$name.cfg" > "/out/$name.create.txt" 2>&1; then
+    # shellcheck disable=SC2086  # GUEST_XL_ARGS: key=value overrides of the config, split
+    if xl create "/etc/xen/$name.cfg" ${GUEST_XL_ARGS:-} > "/out/$name.create.txt" 2>&1; then
         [ -n "$GUEST_CPUS" ] && xl vcpu-pin "$name" all "$GUEST_CPUS" >> "/out/$name.create.txt" 2>&1
         case $name in
             *-hvm) hvm_wait_running "$name" ;;

@@ -152,7 +152,7 @@ if [ -z "$longs" ] || [ -z "$shorts" ]; then
 fi
 expect "xen-uniprof --" "$longs"
 expect "xen-uniprof -" "$shorts $longs"
-for sub in convert diff top; do
+for sub in convert diff top stack; do
     expect "xen-uniprof $sub --" "$(help_longs $sub)"
     expect "xen-uniprof $sub -" "$(help_shorts $sub) $(help_longs $sub)"
 done
@@ -187,11 +187,12 @@ done
 # subcommands and domain names (from the fake xl; never Domain-0)
 expect "xen-uniprof c" "convert"
 expect "xen-uniprof r" "ratio-pv"
-expect "xen-uniprof " "convert diff top ratio-pv web1"
+expect "xen-uniprof " "convert diff stack top ratio-pv web1"
 expect "xen-uniprof -F 99 -T 2 " "ratio-pv web1"
 expect "xen-uniprof -o out.svg w" "web1"
 expect "xen-uniprof -- " "ratio-pv web1"
 expect "xen-uniprof t" "top"
+expect "xen-uniprof s" "stack"
 expect "xen-uniprof top " "ratio-pv web1"
 expect "xen-uniprof top -b -n 5 -d 0.5 r" "ratio-pv"
 expect "xen-uniprof top --sort " "self total"
@@ -199,6 +200,10 @@ expect "xen-uniprof top -s t" "total"
 expect "xen-uniprof top --backend=" "$backends"
 expect "xen-uniprof top --unwind=" "auto fp cfi"
 expect "xen-uniprof top ratio-pv " ""
+expect "xen-uniprof stack " "ratio-pv web1"
+expect "xen-uniprof stack --format " "json text"
+expect "xen-uniprof stack --unwind=" "auto fp cfi"
+expect "xen-uniprof stack --core core.1 " ""
 # one DOMAIN; none with --create
 expect "xen-uniprof web1 " ""
 expect "xen-uniprof --create guest.cfg " ""
@@ -208,7 +213,7 @@ expect "xen-uniprof top --all " ""
 expect "xen-uniprof top --a" "--all"
 # xl refusing, then xl missing altogether: the names come from xenstore
 comp_path="$WORK/xs:$PATH"
-expect "xen-uniprof " "convert diff top xs-guest web2"
+expect "xen-uniprof " "convert diff stack top xs-guest web2"
 comp_path="$WORK/noxl"
 expect "xen-uniprof x" "xs-guest"
 comp_path="$WORK/bin:$PATH"

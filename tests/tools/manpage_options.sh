@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # manpage_options.sh - the man page documents exactly the options the code
 # accepts: every long option in `xen-uniprof --help` (and in convert's,
-# diff's and top's help) appears in docs/xen-uniprof.1, and every option the man page
+# diff's, top's and stack's help) appears in docs/xen-uniprof.1, and every option the man page
 # names is one some --help lists.
 . "$(dirname "$0")/common.sh"
 
 man="$srcdir/docs/xen-uniprof.1"
 [ -f "$man" ] || fail "no man page at $man"
 
-{ "$XU" --help; "$XU" convert --help; "$XU" diff --help; "$XU" top --help; } |
+{ "$XU" --help; "$XU" convert --help; "$XU" diff --help; "$XU" top --help;
+  "$XU" stack --help; } |
     grep -o -- '--[a-z][a-z-]*' | sort -u > "$WORK/help"
 # roff spells -- as \-\-
 sed 's/\\-/-/g' "$man" | grep -o -- '--[a-z][a-z-]*' | sort -u > "$WORK/man"

@@ -134,9 +134,10 @@ _xen_uniprof()
         _init_completion -s || return
     fi
 
-    # convert, diff and top only as the first argument, as main() reads them.
+    # convert, diff, top and stack only as the first argument, as main() reads them.
     local mode=record start=1
-    if ((cword > 1)) && [[ ${words[1]} == convert || ${words[1]} == diff || ${words[1]} == top ]]; then
+    if ((cword > 1)) && [[ ${words[1]} == convert || ${words[1]} == diff || ${words[1]} == top ||
+        ${words[1]} == stack ]]; then
         mode=${words[1]}
         start=2
     fi
@@ -177,6 +178,12 @@ _xen_uniprof()
                 --elf --backend --max-depth --unwind --roots --no-demangle
                 --verbose --quiet --help)
             ;;
+        stack)
+            shorts=(-e -n -d -v -q -h)
+            shortargs=end
+            longs=(--core --elf --iterations --delay --format --backend --max-depth
+                --unwind --roots --no-demangle --no-inline --verbose --quiet --help)
+            ;;
     esac
 
     # Walk the words before the cursor: which option waits for its value,
@@ -192,8 +199,9 @@ _xen_uniprof()
             ((operands++))
             continue
         fi
-        # --create and --all name no DOMAIN
-        [[ $w == --create || $w == --create=* || $w == --all ]] && create=1
+        # --create, --all and stack's --core name no DOMAIN
+        [[ $w == --create || $w == --create=* || $w == --all || $w == --core ||
+            $w == --core=* ]] && create=1
         case $w in
             --) dashdash=1 ;;
             --*=*) ;;
@@ -201,7 +209,7 @@ _xen_uniprof()
                 --elf | --backend | --max-depth | --unwind | --roots | --stats | \
                 --create | --title | --subtitle | --width | --min-width | \
                 --palette | --weight | --state | --input-format | --iterations | \
-                --delay | --sort | --rows)
+                --delay | --sort | --rows | --core)
                 pending=$w
                 ;;
             --*) ;;
@@ -225,7 +233,9 @@ _xen_uniprof()
         case $pending in
             -s | --sort) _xen_uniprof_add "$cur" self total ;;
             -f | --format)
-                if [[ $mode == diff ]]; then
+                if [[ $mode == stack ]]; then
+                    _xen_uniprof_add "$cur" text json
+                elif [[ $mode == diff ]]; then
                     _xen_uniprof_add "$cur" svg
                 else
                     _xen_uniprof_query "${words[0]}"
@@ -241,7 +251,7 @@ _xen_uniprof()
             --state) _xen_uniprof_add "$cur" all oncpu offcpu split ;;
             --palette) _xen_uniprof_add "$cur" hash origin ;;
             -i | --input-format) _xen_uniprof_add "$cur" raw folded auto ;;
-            -o | --output | -e | --elf | --stats | --create) _xen_uniprof_files ;;
+            -o | --output | -e | --elf | --stats | --create | --core) _xen_uniprof_files ;;
             # numbers (-F, -T, --samples, --max-depth, --width, --min-width,
             # --jitter, -n, -d, -r) and free text (--roots, --title,
             # --subtitle): nothing
@@ -263,7 +273,7 @@ _xen_uniprof()
             # --create names the domain through its config: no DOMAIN then
             [[ $create ]] && return 0
             ((operands == 0)) || return 0
-            ((cword == 1)) && _xen_uniprof_add "$cur" convert diff top
+            ((cword == 1)) && _xen_uniprof_add "$cur" convert diff top stack
             local -a names=()
             local name
             while IFS= read -r name; do
@@ -271,7 +281,7 @@ _xen_uniprof()
             done < <(_xen_uniprof_domains)
             _xen_uniprof_add "$cur" "${names[@]}"
             ;;
-        top)
+        top | stack)
             [[ $create ]] && return 0
             ((operands == 0)) || return 0
             local -a names=()

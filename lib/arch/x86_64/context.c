@@ -50,6 +50,7 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
     out->ip = c->user_regs.rip;
     out->sp = c->user_regs.rsp;
     out->fp = c->user_regs.rbp;
+    out->rflags = c->user_regs.rflags;
     /*
      * A 64-bit PV guest has two page tables: the kernel one (ctrlreg[3]) and
      * the user one (ctrlreg[1]), and Xen switches between them on the
@@ -79,6 +80,7 @@ static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs 
     out->ip = c->user_regs.eip;
     out->sp = c->user_regs.esp;
     out->fp = c->user_regs.ebp;
+    out->rflags = c->user_regs.eflags;
     out->mmu.root = (uint64_t)(uint32_t)xen_cr3_to_pfn_x86_32(c->ctrlreg[3]) << XU_PAGE_SHIFT;
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
@@ -114,6 +116,7 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
         out->ip = (cpu->cs_base + (cpu->rip & 0xffffffffULL)) & 0xffffffffULL;
     out->sp = cpu->rsp;
     out->fp = cpu->rbp;
+    out->rflags = cpu->rflags;
     out->mmu.root = xu_x86_cr3_root(cpu->cr3, out->mmu.paging);
     out->cr0 = cpu->cr0;
     out->cr4 = cpu->cr4;

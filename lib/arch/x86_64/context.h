@@ -21,6 +21,7 @@
 #define __XEN_TOOLS__ 1     /* domctl.h and hvm/save.h are tools-only */
 #endif
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <xen/xen.h>
@@ -49,6 +50,19 @@ void xu_x86_pv_regs(const void *ctx, unsigned int guest_width, struct xu_vcpu_re
 /* A PVH/HVM vCPU's "CPU" save record.  The caller decides online-ness (an
  * offline HVM vCPU has no record at all). */
 void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out);
+
+/*
+ * One vCPU of an `xl dump-core` file (.xen_prstatus): what
+ * XEN_DOMCTL_getvcpucontext gave the dumping tools, in the 64-bit layout.
+ * A PV vCPU decodes as xu_x86_pv_regs() does.  An HVM or PVH vCPU's
+ * context is Xen's rendering of its hardware state into the PV structure:
+ * ctrlreg[3] is the guest's own CR3 (a guest-physical address), the CPL
+ * is the code selector's RPL, and there is no EFER: a vCPU with paging and
+ * PAE on is taken to run in long mode (a 32-bit PAE kernel would be
+ * misread, and its walk fails on the first entry).
+ */
+void xu_x86_core_regs(const vcpu_guest_context_x86_64_t *ctx, bool hvm,
+                      struct xu_vcpu_regs *out);
 
 /* The part of CR3 that addresses the top-level table in the given mode. */
 uint64_t xu_x86_cr3_root(uint64_t cr3, enum xu_paging_mode mode);

@@ -112,6 +112,39 @@ long start_secondary_vcpu(unsigned int id)
     return rc;
 }
 
+/*
+ * The P2M published in the shared info page, as a PV kernel does, so that
+ * the toolstack can tell our frames: xl dump-core (and on_crash =
+ * "coredump-destroy") walks it, through the two-level frame list, to find
+ * every page.  The shared info page is mapped over a page of our own.
+ */
+#define FRAMES_PER_PAGE 512UL
+#define PTE_PRESENT_RW_USER_ACCESSED 0x27UL   /* P | RW | U | A */
+static unsigned long p2m_frame_list_list[FRAMES_PER_PAGE] __attribute__((aligned(4096)));
+static unsigned long p2m_frame_list[FRAMES_PER_PAGE] __attribute__((aligned(4096)));
+static char shinfo_page[4096] __attribute__((aligned(4096)));
+
+static void publish_p2m(void)
+{
+    struct shared_info *s = (struct shared_info *)shinfo_page;
+    unsigned long frames = (start_info->nr_pages + FRAMES_PER_PAGE - 1) / FRAMES_PER_PAGE;
+    unsigned long i;
+
+    if (frames > FRAMES_PER_PAGE)
+        frames = FRAMES_PER_PAGE;
+    for (i = 0; i < frames; i++)
+        p2m_frame_list[i] = virt_to_mfn((const char *)start_info->mfn_list + i * 4096);
+    p2m_frame_list_list[0] = virt_to_mfn(p2m_frame_list);
+    if (hypercall3(__HYPERVISOR_update_va_mapping, (unsigned long)shinfo_page,
+                   (start_info->shared_info & ~0xfffUL) | PTE_PRESENT_RW_USER_ACCESSED,
+                   UVMF_INVLPG) != 0) {
+        console_puts("xu-guest: cannot map the shared info page: no P2M for dump-core\n");
+        return;
+    }
+    s->arch.max_pfn = start_info->nr_pages;
+    s->arch.pfn_to_mfn_frame_list_list = virt_to_mfn(p2m_frame_list_list);
+}
+
 void start_kernel(start_info_t *si);
 
 void start_kernel(start_info_t *si)
@@ -123,6 +156,7 @@ void start_kernel(start_info_t *si)
     cons = (struct xencons_interface *)(VIRT_BASE + (pfn << 12));
     cons_port = si->console.domU.evtchn;
     console_puts("xu-guest: PV boot\n");
+    publish_p2m();
     truth_init();
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`xen-uniprof stack` (scenarios/stack.sh).
+
+stack-GUEST: on the guest held paused by `xl pause`, `stack GUEST` (the run's stdout, JSON)
+and `stack --core` of `xl dump-core` of it (ID.core.json) must give the same vCPUs with the
+same frames (address and function); every online vCPU must show the guest's chain down
+from its root; and xenctx -f -C -s (ID.xenctx) must agree with us on the function of every
+frame it prints: all of them for the frame-pointer builds, the innermost one for the CFI
+builds (-nofp), whose RBP is no frame pointer for xenctx to follow.
+
+stack-crash-TYPE: the core that on_crash = "coredump-destroy" left of tests/guests/crash.c
+must show vCPU 0 in crash_inner, under crash_middle, crash_outer and main.
+"""
+import json
+
+from .common import begin, check_guest_after, expect_rc, finish, read_id
+from .xenctx import frames as xenctx_frames
+
+# Root first, per vCPU: what the guests' chains are (tests/guests/README.md).
+CHAINS = {"nested": {0: ["_start", "start_kernel", "main"]},
+          "smp": {0: ["_start", "start_kernel", "main"],
+                  1: ["_start_ap", "secondary_main"]}}
+CRASH_CHAIN = ["crash_inner", "crash_middle", "crash_outer", "main", "start_kernel",
+               "_start"]
+# xenctx walks RBP alone: stopped in a function's first instructions, before its push
+# %rbp; mov %rsp,%rbp, it skips the caller (judges/xenctx.py).
+PROLOGUE_BYTES = 4
+
+
+def load(text, what, reasons):
+    try:
+        return json.loads(text or "")
+    except ValueError as e:
+        reasons.append("%s is not JSON: %s" % (what, e))
+        return None
+
+
+def physical(frames):
+    """The frames' physical functions, innermost first (inlined lines and upcall marks
+    left out)."""
+    return [f.get("function") for f in frames
+            if not f.get("inlined") and f.get("kind") != "upcall"]
+
+
+def vcpu_frames(doc):
+    """{vcpu: [(pc, function, inlined)]} of the first snapshot's online vCPUs."""
+    out = {}
+    snaps = (doc or {}).get("snapshots") or [{}]
+    for v in snaps[0].get("vcpus", []):
+        if v.get("online"):
+            out[v["vcpu"]] = v
+    return out
+
+
+def check_chain(prog, vcpus, r, reasons):
+    for v, root_first in CHAINS[prog].items():
+        names = physical(vcpus.get(v, {}).get("frames", []))
+        if list(reversed(names))[:len(root_first)] != root_first:
+            reasons.append("vCPU %d: the stack does not start %s (root first: %s)" % (
+                v, ";".join(root_first), ";".join(reversed([str(n) for n in names]))))
+        r.setdefault("chains", {})[v] = ";".join(reversed([str(n) for n in names]))
+        r.setdefault("ends", {})[v] = vcpus.get(v, {}).get("end")
+
+
+def check_xenctx(d, sid, nofp, live, r, reasons):
+    text = read_id(d, sid, ".xenctx")
+    if text is None:
+        reasons.append("xenctx did not run")
+        return
+    traced = xenctx_frames("@@SAMPLE 0\n" + text)
+    xen = traced[0] if traced else {}
+    r["xenctx"] = {v: ";".join(n for n, _ in t) for v, t in xen.items()}
+    for v, info in live.items():
+        ours = physical(info.get("frames", []))
+        theirs = [n for n, _ in xen.get("vcpu%d" % v, [])]
+        if not theirs:
+            reasons.append("xenctx printed no frame for vCPU %d" % v)
+            continue
+        if nofp:
+            if theirs[0] != ours[0]:
+                reasons.append("vCPU %d: xenctx is in %s, stack in %s" % (v, theirs[0], ours[0]))
+            continue
+        skip_caller = xen["vcpu%d" % v][0][1] < PROLOGUE_BYTES and len(ours) > 1
+        want = ours if not skip_caller else ours[:1] + ours[2:]
+        if theirs != want[:len(theirs)] and theirs != ours[:len(theirs)]:
+            reasons.append("vCPU %d: xenctx's frames %s differ from stack's %s" % (
+                v, ";".join(theirs), ";".join(str(n) for n in ours)))
+
+
+def judge_paused(d, sid, m):
+    prog, nofp, gtype = m.group(1), bool(m.group(2)), m.group(3)
+    guest = "%s%s-%s" % (prog, "-nofp" if nofp else "", gtype)
+    r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type=gtype,
+                           build="cfi" if nofp else "fp")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    live = vcpu_frames(load(read_id(d, sid, ".stdout"), "stack's output", reasons))
+    want_vcpus = sorted(CHAINS[prog])
+    if sorted(live) != want_vcpus:
+        reasons.append("live: online vCPUs %s (expected %s)" % (sorted(live), want_vcpus))
+    skipped = read_id(d, sid, ".core.skipped")
+    if skipped:
+        r["core"] = skipped.strip()
+    else:
+        check_core(d, sid, live, r, reasons)
+    check_chain(prog, live, r, reasons)
+    check_xenctx(d, sid, nofp, live, r, reasons)
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
+def check_core(d, sid, live, r, reasons):
+    """stack --core of the dump gives the vCPUs and frames the live stack gave."""
+    core_rc = (read_id(d, sid, ".core.rc", "") or "").strip()
+    r["dump_core"] = (read_id(d, sid, ".dump.txt", "") or "").strip()
+    if core_rc != "0":
+        reasons.append("stack --core exited %s: %s" % (core_rc or "(did not run)", (
+            read_id(d, sid, ".core.stderr", "") or "").strip()[-300:]))
+    core = vcpu_frames(load(read_id(d, sid, ".core.json"), "stack --core's output", reasons))
+    if sorted(core) != sorted(live):
+        reasons.append("core: vCPUs %s, live %s" % (sorted(core), sorted(live)))
+    for v in live:
+        a = [(f.get("pc"), f.get("function")) for f in live[v].get("frames", [])]
+        b = [(f.get("pc"), f.get("function")) for f in core.get(v, {}).get("frames", [])]
+        if a != b:
+            reasons.append("vCPU %d: live and core frames differ: %s | %s" % (v, a, b))
+    r["core_frames_equal"] = not any("differ:" in x for x in reasons)
+
+
+def judge_crash(d, sid, m):
+    gtype = m.group(1)
+    r, reasons, rc = begin(d, sid, guest="crash-" + gtype, guest_type=gtype)
+    if reasons is None:
+        return r
+    r["dump_dir"] = (read_id(d, sid, ".dumpdir", "") or "").strip()
+    expect_rc(d, sid, rc, 0, reasons)
+    vcpus = vcpu_frames(load(read_id(d, sid, ".stdout"), "stack --core's output", reasons))
+    names = physical(vcpus.get(0, {}).get("frames", []))
+    r["chain"] = ";".join(reversed([str(n) for n in names]))
+    r["end"] = vcpus.get(0, {}).get("end")
+    if names[:len(CRASH_CHAIN)] != CRASH_CHAIN:
+        reasons.append("vCPU 0 of the core: %s, not %s (innermost first)" % (
+            ";".join(str(n) for n in names), ";".join(CRASH_CHAIN)))
+    return finish(r, reasons)
+
+
+JUDGES = [
+    (r"stack-(nested|smp)(-nofp)?-(pv|pvh)", judge_paused),
+    (r"stack-crash-(pv|pvh)", judge_crash),
+]

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_stack.c - `xen-uniprof stack` as a library call (lib/record/stack.c)
+ * on the simulated guest, live and from a core the tests make of it
+ * (tests/helpers/mkcore.c): the printed frames, one pause per snapshot,
+ * the guest never left paused, the results for a missing domain and a file
+ * that is not a core.
+ */
+#include "config.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "mkcore.h"
+#include "mkelf.h"
+#include "record/xu_stack.h"
+#include "sim_guest.h"
+#include "target/xu_pause.h"
+
+#define T SIM_TEXT_BASE
+#define DOMID 5
+
+static const struct mkelf_sym syms[] = {
+    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
+    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
+};
+
+/* every return address follows a call, so the walks are vouched complete */
+static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
+static const struct mkelf_patch calls[] = {
+    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
+    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
+};
+
+static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
+static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
+
+struct capture {
+    struct xu_log log;
+    unsigned int errors;
+    char first_error[512];
+};
+
+static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
+{
+    struct capture *c = ctx;
+
+    if (level == XU_LOG_ERROR && c->errors++ == 0)
+        snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
+}
+
+struct fake_clock {
+    uint64_t now;
+};
+
+static uint64_t fc_now(void *ctx)
+{
+    return ((struct fake_clock *)ctx)->now;
+}
+
+static void fc_sleep_until(void *ctx, uint64_t deadline)
+{
+    struct fake_clock *c = ctx;
+
+    if (deadline > c->now)
+        c->now = deadline;
+}
+
+static int dd_list(struct xu_domdir *d, struct xu_domain_list *out)
+{
+    (void)d;
+    out->v = calloc(1, sizeof(*out->v));
+    if (!out->v)
+        return -ENOMEM;
+    out->n = 1;
+    out->v[0].domid = DOMID;
+    strcpy(out->v[0].name, "web1");
+    return 0;
+}
+
+static int dd_kernel_path(struct xu_domdir *d, uint32_t domid, char **out)
+{
+    (void)d;
+    (void)domid;
+    (void)out;
+    return -ENOENT;
+}
+
+static void dd_close(struct xu_domdir *d)
+{
+    (void)d;
+}
+
+static const struct xu_domdir_ops dd_ops = {
+    .name = "test", .list = dd_list, .kernel_path = dd_kernel_path, .close = dd_close,
+};
+
+static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *log)
+{
+    struct xu_domdir *d = calloc(1, sizeof(*d));
+
+    (void)flags;
+    if (!d)
+        return -ENOMEM;
+    d->ops = &dd_ops;
+    d->log = log;
+    *out = d;
+    return 0;
+}
+
+static volatile uint32_t fake_word;
+static int guardian_starts, guardian_stops;
+
+static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
+                    volatile uint32_t **pause_state, struct xu_log *log)
+{
+    (void)ops;
+    (void)domid;
+    (void)log;
+    guardian_starts++;
+    fake_word = XU_PAUSE_RUNNING;
+    *pause_state = &fake_word;
+    *out = (struct xu_guardian *)&fake_word;
+    return 0;
+}
+
+static int fg_stop(struct xu_guardian *g)
+{
+    (void)g;
+    guardian_stops++;
+    return 0;
+}
+
+struct fixture {
+    struct sim_guest g;
+    struct xu_vcpu_regs first[2];   /* what each vCPU shows at the first pause */
+    struct capture cap;
+    struct fake_clock clock_state;
+    struct xu_clock clock;
+    struct xu_record_env env;
+    struct xu_stack_config job;
+    char kernel[64], core[64];
+    char *text;
+    size_t len;
+};
+
+/* vCPU 0 in function_1, then function_2, alternating; vCPU 1 offline. */
+static int setup(void **state)
+{
+    static struct fixture f;
+    const struct mkelf_section text = { ".text", T, 0x1000, false };
+    struct xu_vcpu_regs r2;
+    int fd;
+
+    memset(&f, 0, sizeof(f));
+    strcpy(f.kernel, "/tmp/xu-stack-elf-XXXXXX");
+    fd = mkstemp(f.kernel);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mkelf_write_patched(f.kernel, &text, 1, calls, 4, syms, 5, 0), 0);
+    assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PV, 2, 0), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 0, in_f1, 4, &f.first[0]), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 1, in_f2, 4, &r2), 0);
+    f.first[0].kernel_mode = r2.kernel_mode = true;
+    assert_int_equal(xu_sim_push_state(f.g.sim, 0, &f.first[0]), 0);
+    assert_int_equal(xu_sim_push_state(f.g.sim, 0, &r2), 0);
+    assert_int_equal(xu_sim_push_state(f.g.sim, 1, &f.first[1]), 0);    /* offline */
+    assert_int_equal(xu_sim_push_vstate(f.g.sim, 0, XU_VSTATE_RUNNING, 1000), 0);
+    xu_sim_register(f.g.sim, DOMID);
+
+    f.cap.log.emit = cap_emit;
+    f.cap.log.ctx = &f.cap;
+    f.cap.log.min_level = XU_LOG_DEBUG;
+    f.clock_state.now = 1000000000ULL;
+    f.clock.now_ns = fc_now;
+    f.clock.sleep_until_ns = fc_sleep_until;
+    f.clock.ctx = &f.clock_state;
+    f.env.log = &f.cap.log;
+    f.env.backend = &xu_sim_ops;
+    f.env.domdir_open = dd_open;
+    f.env.clock = &f.clock;
+    f.env.guardian_start = fg_start;
+    f.env.guardian_stop = fg_stop;
+    guardian_starts = guardian_stops = 0;
+    f.job.domain = "web1";
+    f.job.elf = f.kernel;
+    f.job.max_depth = 64;
+    f.job.snapshots = 1;
+    f.job.interval = 0.5;
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pause_depth, 0);
+    assert_int_equal(c.maps, c.unmaps);
+    assert_int_equal(guardian_starts, guardian_stops);
+    xu_sim_register(NULL, 0);
+    sim_guest_fini(&f->g);
+    unlink(f->kernel);
+    if (f->core[0])
+        unlink(f->core);
+    free(f->text);
+    return 0;
+}
+
+static enum xu_record_result run(struct fixture *f)
+{
+    FILE *out;
+    enum xu_record_result r;
+
+    free(f->text);
+    f->text = NULL;
+    out = open_memstream(&f->text, &f->len);
+    assert_non_null(out);
+    r = xu_stack_run(&f->job, &f->env, out);
+    fclose(out);
+    return r;
+}
+
+static unsigned int count(const char *hay, const char *needle)
+{
+    unsigned int n = 0;
+
+    while ((hay = strstr(hay, needle))) {
+        n++;
+        hay += strlen(needle);
+    }
+    return n;
+}
+
+static void test_live_text(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_non_null(strstr(f->text, "domain 5 (web1): pv, 2 vCPUs, snapshot 1 of 1"));
+    assert_non_null(strstr(f->text, "vCPU 0: running, kernel mode, 64-bit"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000310 function_1+0x10\n"));
+    assert_non_null(strstr(f->text, "#1  0xffffffff80000220 main_loop+0x20\n"));
+    assert_non_null(strstr(f->text, "#2  0xffffffff80000130 start_kernel+0x30\n"));
+    assert_non_null(strstr(f->text, "#3  0xffffffff80000010 _start+0x10\n"));
+    assert_non_null(strstr(f->text, "walk ended: reached the root (complete)"));
+    assert_non_null(strstr(f->text, "vCPU 1: offline"));
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 1);
+    assert_int_equal(guardian_starts, 1);
+}
+
+/* -n 3: three pauses, each snapshot what the guest showed at its pause. */
+static void test_snapshots(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    f->job.snapshots = 3;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 3);
+    assert_int_equal(count(f->text, "snapshot "), 3);
+    assert_int_equal(count(f->text, " function_1+0x10"), 2);
+    assert_int_equal(count(f->text, " function_2+0x10"), 1);
+    assert_int_equal(f->clock_state.now, 1000000000ULL + 1000000000ULL);  /* 2 x 0.5 s */
+}
+
+static void test_live_json(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.json = true;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_non_null(strstr(f->text, "{\"schema\": \"xen-uniprof-stack/1\", \"source\": \"live\""));
+    assert_non_null(strstr(f->text, "\"function\": \"function_1\", \"offset\": 16"));
+    assert_non_null(strstr(f->text, "\"end\": \"complete\", \"complete\": true"));
+    assert_non_null(strstr(f->text, "{\"vcpu\": 1, \"online\": false"));
+    assert_int_equal(count(f->text, "{"), count(f->text, "}"));
+    assert_int_equal(count(f->text, "["), count(f->text, "]"));
+}
+
+static void test_no_domain(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.domain = "nosuch";
+    assert_int_equal(run(f), XU_RECORD_NO_DOMAIN);
+    assert_int_equal(guardian_starts, 0);
+}
+
+/* The same guest as a core: the same frames, no pause, no guardian. */
+static void test_core(void **state)
+{
+    struct fixture *f = *state;
+    struct mkcore mc = { .sim = f->g.sim, .nr_frames = 2304, .regs = f->first,
+                         .nr_vcpus = 2 };
+    struct xu_sim_counters c;
+    int fd;
+
+    strcpy(f->core, "/tmp/xu-stack-core-XXXXXX");
+    fd = mkstemp(f->core);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mkcore_write(&mc, f->core), 0);
+    f->job.domain = NULL;
+    f->job.core = f->core;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_non_null(strstr(f->text, "PV guest, 2 vCPU contexts"));
+    assert_non_null(strstr(f->text, "vCPU 0: kernel mode, 64-bit"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000310 function_1+0x10\n"));
+    assert_non_null(strstr(f->text, "#3  0xffffffff80000010 _start+0x10\n"));
+    assert_non_null(strstr(f->text, "walk ended: reached the root (complete)"));
+    assert_non_null(strstr(f->text, "vCPU 1: offline"));
+    xu_sim_get_counters(f->g.sim, &c);
+    assert_int_equal(c.pauses, 0);
+    assert_int_equal(guardian_starts, 0);
+
+    /* the kernel given as the core: refused in one line */
+    f->job.core = f->kernel;
+    assert_int_equal(run(f), XU_RECORD_BAD_CORE);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "not an xl dump-core file"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_live_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_live_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_domain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core, setup, teardown),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
