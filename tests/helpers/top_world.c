@@ -12,6 +12,7 @@
 #include "mkelf.h"
 #include "target/xu_pause.h"
 #include "top_world.h"
+#include "fake_guardian.h"
 
 #define T SIM_TEXT_BASE
 #define DOMID TOP_WORLD_DOMID
@@ -137,32 +138,6 @@ static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *lo
     return 0;
 }
 
-/* A guardian that is not a process: the word lives here. */
-static volatile uint32_t fake_word;
-static int guardian_starts, guardian_stops;
-static uint32_t word_at_stop;
-
-static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
-                    volatile uint32_t **pause_state, struct xu_log *log)
-{
-    (void)ops;
-    (void)domid;
-    (void)log;
-    guardian_starts++;
-    fake_word = XU_PAUSE_RUNNING;
-    *pause_state = &fake_word;
-    *out = (struct xu_guardian *)&fake_word;
-    return 0;
-}
-
-static int fg_stop(struct xu_guardian *g)
-{
-    (void)g;
-    guardian_stops++;
-    word_at_stop = fake_word;
-    return 0;
-}
-
 static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
 {
     struct top_world *w = ctx;
@@ -230,8 +205,7 @@ int top_world_init_domain(struct top_world *w, unsigned int flags, uint32_t domi
     xu_sim_register(w->g.sim, domid);
     created_sim = w->g.sim;
     creates = destroys = 0;
-    guardian_starts = guardian_stops = 0;
-    word_at_stop = 0xdead;
+    fake_guardian_reset();
 
     w->log.emit = cap_emit;
     w->log.ctx = w;
@@ -239,8 +213,8 @@ int top_world_init_domain(struct top_world *w, unsigned int flags, uint32_t domi
     w->env.log = &w->log;
     w->env.backend = &xu_sim_ops;
     w->env.domdir_open = dd_open;
-    w->env.guardian_start = fg_start;
-    w->env.guardian_stop = fg_stop;
+    w->env.guardian_start = fake_guardian_start;
+    w->env.guardian_stop = fake_guardian_stop;
     if (flags & TOP_WORLD_FAKE_CLOCK) {
         w->fake_now = 1000000000ULL;
         w->clock.now_ns = fc_now;
@@ -276,10 +250,10 @@ int top_world_fini(struct top_world *w, char *why, size_t len)
     } else if (c.maps != c.unmaps) {
         snprintf(why, len, "%llu frames left mapped", (unsigned long long)(c.maps - c.unmaps));
         rc = -1;
-    } else if (guardian_starts != guardian_stops ||
-               (guardian_starts && word_at_stop != XU_PAUSE_RUNNING)) {
-        snprintf(why, len, "guardian started %d times, stopped %d, word %u", guardian_starts,
-                 guardian_stops, (unsigned)word_at_stop);
+    } else if (fake_guardian.starts != fake_guardian.stops ||
+               (fake_guardian.starts && fake_guardian.word_at_stop != XU_PAUSE_RUNNING)) {
+        snprintf(why, len, "guardian started %d times, stopped %d, word %u", fake_guardian.starts,
+                 fake_guardian.stops, (unsigned)fake_guardian.word_at_stop);
         rc = -1;
     }
     xu_sim_register(NULL, 0);

@@ -26,6 +26,7 @@
 #include "record/xu_record.h"
 #include "sim_guest.h"
 #include "target/xu_pause.h"
+#include "fake_guardian.h"
 
 #define T SIM_TEXT_BASE
 #define DOMID 5
@@ -177,32 +178,6 @@ static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *lo
     return 0;
 }
 
-/* A guardian that is not a process: the word lives here. */
-static volatile uint32_t fake_word;
-static int guardian_starts, guardian_stops;
-static uint32_t word_at_stop;
-
-static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
-                    volatile uint32_t **pause_state, struct xu_log *log)
-{
-    (void)ops;
-    (void)domid;
-    (void)log;
-    guardian_starts++;
-    fake_word = XU_PAUSE_RUNNING;
-    *pause_state = &fake_word;
-    *out = (struct xu_guardian *)&fake_word;
-    return 0;
-}
-
-static int fg_stop(struct xu_guardian *g)
-{
-    (void)g;
-    guardian_stops++;
-    word_at_stop = fake_word;
-    return 0;
-}
-
 struct fixture {
     struct sim_guest g;
     struct capture cap;
@@ -259,10 +234,9 @@ static int setup_guest(void **state, enum xu_guest_type type)
     f.env.backend = &xu_sim_ops;
     f.env.domdir_open = dd_open;
     f.env.clock = &f.clock;
-    f.env.guardian_start = fg_start;
-    f.env.guardian_stop = fg_stop;
-    guardian_starts = guardian_stops = 0;
-    word_at_stop = 0xdead;
+    f.env.guardian_start = fake_guardian_start;
+    f.env.guardian_stop = fake_guardian_stop;
+    fake_guardian_reset();
 
     /* xen-uniprof web1 -o DIR/web1.folded -F 100 -d 0.1 --stats DIR/stats.json */
     f.job.domain = "web1";
@@ -298,7 +272,7 @@ static int teardown(void **state)
     xu_sim_get_counters(f->g.sim, &c);
     assert_int_equal(c.pause_depth, 0);
     assert_int_equal(c.maps, c.unmaps);
-    assert_int_equal(guardian_starts, guardian_stops);
+    assert_int_equal(fake_guardian.starts, fake_guardian.stops);
     xu_sim_register(NULL, 0);
     sim_guest_fini(&f->g);
     d = opendir(f->dir);
@@ -406,8 +380,8 @@ static void test_record_by_name(void **state)
     assert_int_equal(summary_samples, 10);
     assert_int_equal(f->cap.warnings, 0);
     /* the guardian watched, and was told "done" with the guest running */
-    assert_int_equal(guardian_starts, 1);
-    assert_int_equal(word_at_stop, XU_PAUSE_RUNNING);
+    assert_int_equal(fake_guardian.starts, 1);
+    assert_int_equal(fake_guardian.word_at_stop, XU_PAUSE_RUNNING);
     /* the folded output, exactly: ten ticks over the 1:3:6 cycle */
     assert_string_equal(slurp(f->out), folded_expected);
     /* the statistics: the fake clock makes every number deterministic */
@@ -563,7 +537,7 @@ static void test_no_such_domain(void **state)
     assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_NO_DOMAIN);
     assert_int_equal(f->cap.errors, 1);
     assert_non_null(strstr(f->cap.first_error, "web2"));
-    assert_int_equal(guardian_starts, 0);
+    assert_int_equal(fake_guardian.starts, 0);
     assert_false(exists(f->out));
     assert_false(exists(f->stats));
 }
@@ -576,7 +550,7 @@ static void test_stripped_kernel(void **state)
     assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
     assert_true(f->cap.errors >= 1);
     /* found before the guest was touched */
-    assert_int_equal(guardian_starts, 0);
+    assert_int_equal(fake_guardian.starts, 0);
     assert_false(exists(f->out));
 }
 
@@ -672,7 +646,7 @@ static void test_left_paused_is_a_failure(void **state)
     /* one error, naming the fix; the guardian was handed PAUSED */
     assert_int_equal(f->cap.errors, 1);
     assert_non_null(strstr(f->cap.first_error, "xl unpause 5"));
-    assert_int_equal(word_at_stop, XU_PAUSE_PAUSED);
+    assert_int_equal(fake_guardian.word_at_stop, XU_PAUSE_PAUSED);
     /* what the guardian (or the admin) then does */
     xu_sim_fail_unpause(f->g.sim, 0, 0);
     assert_int_equal(xu_sim_admin_unpause(f->g.sim), 0);
@@ -720,7 +694,7 @@ static void test_create_adopts_the_creation_pause(void **state)
     assert_int_equal(c.pause_depth, 0);
     assert_int_equal(c.pauses, 10);
     assert_int_equal(c.unpauses, 11);
-    assert_int_equal(word_at_stop, XU_PAUSE_RUNNING);
+    assert_int_equal(fake_guardian.word_at_stop, XU_PAUSE_RUNNING);
     assert_string_equal(slurp(f->out), folded_expected);
 }
 
@@ -735,11 +709,11 @@ static void test_create_then_attach_fails(void **state)
     f->job.create = "web1.cfg";
     xu_sim_fail_open(f->g.sim, -EACCES);
     assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_PRIVILEGE);
-    assert_int_equal(word_at_stop, XU_PAUSE_PAUSED);
+    assert_int_equal(fake_guardian.word_at_stop, XU_PAUSE_PAUSED);
     /* what the guardian does with it */
     xu_sim_fail_open(f->g.sim, 0);
     assert_int_equal(xu_target_open(&t, &xu_sim_ops, DOMID, &f->cap.log), 0);
-    assert_int_equal(xu_pause_recover(&t, word_at_stop, &f->cap.log), 0);
+    assert_int_equal(xu_pause_recover(&t, fake_guardian.word_at_stop, &f->cap.log), 0);
     xu_target_close(&t);
     assert_int_equal(f->cap.warnings, 1);
 }

@@ -25,6 +25,7 @@
 #include "record/xu_stack.h"
 #include "sim_guest.h"
 #include "target/xu_pause.h"
+#include "fake_guardian.h"
 
 #define T SIM_TEXT_BASE
 #define DOMID 5
@@ -120,29 +121,6 @@ static int dd_open(struct xu_domdir **out, unsigned int flags, struct xu_log *lo
     return 0;
 }
 
-static volatile uint32_t fake_word;
-static int guardian_starts, guardian_stops;
-
-static int fg_start(struct xu_guardian **out, const struct xu_target_ops *ops, uint32_t domid,
-                    volatile uint32_t **pause_state, struct xu_log *log)
-{
-    (void)ops;
-    (void)domid;
-    (void)log;
-    guardian_starts++;
-    fake_word = XU_PAUSE_RUNNING;
-    *pause_state = &fake_word;
-    *out = (struct xu_guardian *)&fake_word;
-    return 0;
-}
-
-static int fg_stop(struct xu_guardian *g)
-{
-    (void)g;
-    guardian_stops++;
-    return 0;
-}
-
 struct fixture {
     struct sim_guest g;
     struct xu_vcpu_regs first[2];   /* what each vCPU shows at the first pause */
@@ -191,9 +169,9 @@ static int setup(void **state)
     f.env.backend = &xu_sim_ops;
     f.env.domdir_open = dd_open;
     f.env.clock = &f.clock;
-    f.env.guardian_start = fg_start;
-    f.env.guardian_stop = fg_stop;
-    guardian_starts = guardian_stops = 0;
+    f.env.guardian_start = fake_guardian_start;
+    f.env.guardian_stop = fake_guardian_stop;
+    fake_guardian_reset();
     f.job.domain = "web1";
     f.job.elf = f.kernel;
     f.job.max_depth = 64;
@@ -211,7 +189,7 @@ static int teardown(void **state)
     xu_sim_get_counters(f->g.sim, &c);
     assert_int_equal(c.pause_depth, 0);
     assert_int_equal(c.maps, c.unmaps);
-    assert_int_equal(guardian_starts, guardian_stops);
+    assert_int_equal(fake_guardian.starts, fake_guardian.stops);
     xu_sim_register(NULL, 0);
     sim_guest_fini(&f->g);
     unlink(f->kernel);
@@ -262,7 +240,7 @@ static void test_live_text(void **state)
     assert_non_null(strstr(f->text, "vCPU 1: offline"));
     xu_sim_get_counters(f->g.sim, &c);
     assert_int_equal(c.pauses, 1);
-    assert_int_equal(guardian_starts, 1);
+    assert_int_equal(fake_guardian.starts, 1);
 }
 
 /* -n 3: three pauses, each snapshot what the guest showed at its pause. */
@@ -301,7 +279,7 @@ static void test_no_domain(void **state)
 
     f->job.domain = "nosuch";
     assert_int_equal(run(f), XU_RECORD_NO_DOMAIN);
-    assert_int_equal(guardian_starts, 0);
+    assert_int_equal(fake_guardian.starts, 0);
 }
 
 /* The same guest as a core: the same frames, no pause, no guardian. */
@@ -329,7 +307,7 @@ static void test_core(void **state)
     assert_non_null(strstr(f->text, "vCPU 1: offline"));
     xu_sim_get_counters(f->g.sim, &c);
     assert_int_equal(c.pauses, 0);
-    assert_int_equal(guardian_starts, 0);
+    assert_int_equal(fake_guardian.starts, 0);
 
     /* the kernel given as the core: refused in one line */
     f->job.core = f->kernel;
