@@ -11,12 +11,20 @@
 
 #include "record/xu_record.h"
 
+/* Below this share of the samples, incomplete stacks are strays (a walk
+ * caught mid-prologue, an event at the wrong instant) that no option cures:
+ * advice would only mislead. */
+#define HINT_MIN_INCOMPLETE_PCT 1.0
+
 void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size)
 {
     const struct xu_profile_totals *t = sum->totals;
     unsigned int e, best = XU_WALK__COUNT;
 
     buf[0] = '\0';
+    if (t->samples == 0 || 100.0 * (double)(t->samples - xu_profile_complete_samples(t)) <
+                           HINT_MIN_INCOMPLETE_PCT * (double)t->samples)
+        return;
     for (e = 0; e < XU_WALK__COUNT; e++)
         if (!xu_walk_complete((enum xu_walk_end)e) && t->by_end[e] &&
             (best == XU_WALK__COUNT || t->by_end[e] > t->by_end[best]))

@@ -131,7 +131,7 @@ struct xu_record_summary {
  * are not complete ("; ..." into buf, "" when there is nothing to say):
  * the outermost function most "not a root" stacks end in and
  * --roots=+NAME, --unwind=cfi where frame pointers look broken, or
- * --max-depth.
+ * --max-depth.  Nothing when fewer than 1 % of the samples are incomplete.
  */
 void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size);
 /* Words after the top function's share when it is the hypercall page (idle

@@ -477,6 +477,14 @@ static void test_summary_hints(void **state)
     t.by_end[XU_WALK_COMPLETE] = 100;
     xu_record_incomplete_hint(&sum, buf, sizeof(buf));
     assert_string_equal(buf, "");
+    /* a stray broken walk in a thousand gets no advice */
+    t.samples = 1000;
+    t.by_end[XU_WALK_COMPLETE] = 999;
+    t.by_end[XU_WALK_NOT_CALL] = 1;
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    t.samples = 100;
+    t.by_end[XU_WALK_NOT_CALL] = 0;
     t.by_end[XU_WALK_COMPLETE] = 10;
     t.by_end[XU_WALK_NOT_ROOT] = 80;
     t.by_end[XU_WALK_BAD_FRAME] = 10;
