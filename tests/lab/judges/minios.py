@@ -178,9 +178,13 @@ def common(d, sid, guest, min_samples, **fields):
     r["samples_in_output"] = total
     if total < min_samples:
         reasons.append("only %d samples (need >= %d)" % (total, min_samples))
+    # -O3 without -g has neither frame pointers nor CFI: a walk that skipped a caller
+    # still ends at the root, and without the pairs the judge cannot tell, so the
+    # outermost frame only bounds the truth from above there
     check_completeness(d, sid, truly_complete(stacks, [[root] for root in sorted(THREAD_ROOTS)]),
                        total, r, reasons, "the outermost frame is %s"
-                       % " or ".join(sorted(THREAD_ROOTS)))
+                       % " or ".join(sorted(THREAD_ROOTS)),
+                       upper_bound=re.search(r"-o3-(fp|auto)$", sid) is not None)
     return r, reasons, stacks
 
 

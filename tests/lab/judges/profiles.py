@@ -8,7 +8,9 @@ unwinding).  The expected shares are documented next to the guests' source.  hca
 only) keeps the checks the other programs also have (old_checks) apart from those of the
 hypercall page and the upcall (new_checks), each with the numbers measured (r["hcall"]).
 """
+import os
 import re
+import subprocess
 from collections import Counter
 
 from .common import (begin, check_completeness, check_guest_after, expect_rc, finish,
@@ -493,13 +495,30 @@ def judge(d, sid, m):
     return r
 
 
-MAX_CONTROL_CHAINS = 10.0   # % of full chains a frame-pointer walk may find without them
+# How a function of the guest sets up its frame pointer, per guest type: the objdump
+# that reads it and the instruction (x86-64: mov %rsp,%rbp; AArch64: mov x29, sp).
+FP_SETUP = {"pv": ("objdump", r"mov\s+%rsp,%rbp"), "pvh": ("objdump", r"mov\s+%rsp,%rbp"),
+            "arm": ("aarch64-linux-gnu-objdump", r"(mov|add)\s+x29,\s*sp")}
+
+
+def sets_frame_pointer(elf, gtype, function):
+    """Whether FUNCTION in ELF sets up a frame pointer, from its code (None: unreadable)."""
+    tool, pattern = FP_SETUP[gtype]
+    try:
+        out = subprocess.run([tool, "-d", "--no-show-raw-insn", "--disassemble=" + function,
+                              elf], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if "<%s>:" % function not in out:
+        return None
+    return re.search(pattern, out) is not None
 
 
 def judge_fp_control(d, sid, m):
-    """The control of the -nofp runs: the frame-pointer unwinder on the same guest must
-    lose the chains (leaf only), or the guest was not built the way the CFI runs need
-    and their pass would prove nothing."""
+    """The control of the -nofp runs: the guest's busy code must really be built without
+    frame pointers (read from its ELF), or the CFI runs' pass would prove nothing; and the
+    frame-pointer unwinder on it, which may now follow functions without a frame record
+    from their prologues, must call complete only the walks that truly reach the root."""
     prog, gtype = m.groups()
     guest = "%s-nofp-%s" % (prog, gtype)
     r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type=gtype,
@@ -515,12 +534,18 @@ def judge_fp_control(d, sid, m):
     r["complete_chains"] = round(pct(full, total), 2)
     # the walks that lost their way must not be called complete either
     check_completeness(d, sid, truly_complete(stacks, ROOTS), total, r, reasons, ROOTS_MEAN)
+    # tests/guests/Makefile: <prog>-nofp-<pv|pvh>.elf, the arm64 ones <prog>-nofp-arm64.elf
+    elf = os.path.join(os.path.dirname(os.path.abspath(d)), "guests",
+                       "%s-nofp-%s.elf" % (prog, "arm64" if gtype == "arm" else gtype))
+    fp = sets_frame_pointer(elf, gtype, "function_1")
+    r["function_1_sets_frame_pointer"] = fp
     if total == 0:
         reasons.append("no samples")
-    elif r["complete_chains"] > MAX_CONTROL_CHAINS:
-        reasons.append("the frame-pointer walk found %.2f%% full chains on a guest built "
-                       "without frame pointers (expected <= %.0f%%)"
-                       % (r["complete_chains"], MAX_CONTROL_CHAINS))
+    if fp is None:
+        reasons.append("cannot read function_1's code in %s" % elf)
+    elif fp:
+        reasons.append("function_1 of %s sets up a frame pointer: the guest was not built "
+                       "without them" % guest)
     return finish(r, reasons)
 
 
