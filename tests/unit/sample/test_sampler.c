@@ -523,9 +523,11 @@ static void test_spin_never_sleeps(void **state)
         assert_true(f->st.ticks + f->st.missed_deadlines <= 27);
     }
     /* sleeping: 25 ticks of microseconds and at most 50 us spun each;
-     * spinning: most of 0.5 s, unless the machine took the CPU away */
+     * spinning: most of 0.5 s on an idle machine, and still its share of
+     * it on one running a parallel make on every core (a fifth of it at
+     * -j8 on two), far above what sleeping costs */
     assert_true(cpu[0] < 0.05);
-    assert_true(cpu[1] > 0.1);
+    assert_true(cpu[1] > 0.04 && cpu[1] > 4 * cpu[0]);
 }
 
 static void test_high_rate_is_kept(void **state)
