@@ -9,54 +9,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mkelf.h"
+#include "ratio_kernel.h"
 #include "target/xu_pause.h"
 #include "top_world.h"
 #include "fake_guardian.h"
 
-#define T SIM_TEXT_BASE
 #define DOMID TOP_WORLD_DOMID
 
-static const struct mkelf_sym syms[] = {
-    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
-    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_3",   T + 0x500, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-};
-
-/* Each return address follows a call in the kernel's code, so the walks
- * can be vouched for as complete (_start, the entry point, is the root). */
-static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
-static const struct mkelf_patch calls[] = {
-    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
-    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
-    { T + 0x280 - 5, call_rel32, 5 },
-};
-
 /* The same code under other names, for a second domain of its own. */
-static const char *const other_names[] = { "_start", "other_start", "other_loop",
-                                           "other_1", "other_2", "other_3" };
-
-static int write_kernel(const char *path, unsigned int world_flags)
-{
-    const struct mkelf_section text = { ".text", T, 0x1000, false };
-    struct mkelf_sym named[sizeof(syms) / sizeof(syms[0])];
-    size_t i;
-
-    for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        named[i] = syms[i];
-        if (world_flags & TOP_WORLD_OTHER_NAMES)
-            named[i].name = other_names[i];
-    }
-    return mkelf_write_patched(path, &text, 1, calls, sizeof(calls) / sizeof(calls[0]),
-                               named, sizeof(named) / sizeof(named[0]), 0);
-}
-
-static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
-static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
-static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
+static const char *const other_names[RATIO_KERNEL_NSYMS] = {
+    "_start", "other_start", "other_loop", "other_1", "other_2", "other_3"
+};
 
 /* The domain directory: dom0 and the world's domain (web1, or the one
  * top_world_init_domain() names), and its kernel file. */
@@ -182,18 +145,19 @@ int top_world_init_domain(struct top_world *w, unsigned int flags, uint32_t domi
         return -1;
     snprintf(w->kernel, sizeof(w->kernel), "%s/vmlinux", w->dir);
     kernel_path = w->kernel;
-    if (write_kernel(w->kernel, flags) < 0)
+    if (ratio_kernel_write(w->kernel, flags & TOP_WORLD_OTHER_NAMES ? other_names : NULL,
+                           0) < 0)
         return -1;
     /* function_1, function_2, function_3 in the ratio 1:3:6 */
     if (sim_guest_init(&w->g, XU_GUEST_PV, 1, 0) < 0 ||
-        sim_guest_chain(&w->g, 0, in_f1, 4, &regs) < 0 ||
+        sim_guest_chain(&w->g, 0, ratio_kernel_in_f1, RATIO_KERNEL_DEPTH, &regs) < 0 ||
         xu_sim_push_state(w->g.sim, 0, &regs) < 0 ||
-        sim_guest_chain(&w->g, 1, in_f2, 4, &regs) < 0)
+        sim_guest_chain(&w->g, 1, ratio_kernel_in_f2, RATIO_KERNEL_DEPTH, &regs) < 0)
         return -1;
     for (i = 0; i < 3; i++)
         if (xu_sim_push_state(w->g.sim, 0, &regs) < 0)
             return -1;
-    if (sim_guest_chain(&w->g, 2, in_f3, 4, &regs) < 0)
+    if (sim_guest_chain(&w->g, 2, ratio_kernel_in_f3, RATIO_KERNEL_DEPTH, &regs) < 0)
         return -1;
     for (i = 0; i < 6; i++)
         if (xu_sim_push_state(w->g.sim, 0, &regs) < 0)

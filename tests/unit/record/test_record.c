@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "ratio_kernel.h"
 #include "record/xu_record.h"
 #include "sim_guest.h"
 #include "target/xu_pause.h"
@@ -31,35 +32,6 @@
 #define T SIM_TEXT_BASE
 #define DOMID 5
 
-static const struct mkelf_sym syms[] = {
-    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
-    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_3",   T + 0x500, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-};
-
-/* Each return address follows a call in the kernel's code, so the walks
- * can be vouched for as complete (_start, the entry point, is the root). */
-static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
-static const struct mkelf_patch calls[] = {
-    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
-    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
-    { T + 0x280 - 5, call_rel32, 5 },
-};
-
-static int write_kernel(const char *path, unsigned int flags)
-{
-    const struct mkelf_section text = { ".text", T, 0x1000, false };
-
-    return mkelf_write_patched(path, &text, 1, calls, sizeof(calls) / sizeof(calls[0]),
-                               syms, sizeof(syms) / sizeof(syms[0]), flags);
-}
-
-static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
-static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
-static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
 
 /* ---- the world ---- */
 
@@ -203,18 +175,18 @@ static int setup_guest(void **state, enum xu_guest_type type)
     strcpy(f.dir, "/tmp/xu-record-XXXXXX");
     assert_non_null(mkdtemp(f.dir));
     path_in(&f, kernel_path, sizeof(kernel_path), "vmlinux");
-    assert_int_equal(write_kernel(kernel_path, 0), 0);
+    assert_int_equal(ratio_kernel_write(kernel_path, NULL, 0), 0);
     path_in(&f, f.out, sizeof(f.out), "web1.folded");
     path_in(&f, f.stats, sizeof(f.stats), "stats.json");
 
     /* function_1, function_2, function_3 in the ratio 1:3:6 */
     assert_int_equal(sim_guest_init(&f.g, type, 1, 0), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 0, in_f1, 4, &regs), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 0, ratio_kernel_in_f1, RATIO_KERNEL_DEPTH, &regs), 0);
     assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 1, in_f2, 4, &regs), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 1, ratio_kernel_in_f2, RATIO_KERNEL_DEPTH, &regs), 0);
     for (i = 0; i < 3; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 2, in_f3, 4, &regs), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 2, ratio_kernel_in_f3, RATIO_KERNEL_DEPTH, &regs), 0);
     for (i = 0; i < 6; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
     /* always running, a millisecond of CPU per tick */
@@ -445,16 +417,16 @@ static void test_summary_names_the_missing_root(void **state)
         { ".data", T - 0x1000, 0x100, true },
         { ".text", T, 0x1000, false },
     };
-    struct mkelf_sym moved[sizeof(syms) / sizeof(syms[0])];
+    struct mkelf_sym moved[RATIO_KERNEL_NSYMS];
     size_t i;
 
-    for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-        moved[i] = syms[i];
+    for (i = 0; i < RATIO_KERNEL_NSYMS; i++) {
+        moved[i] = ratio_kernel_syms[i];
         moved[i].section = 1;
     }
     moved[0].name = "boot_entry";
-    assert_int_equal(mkelf_write_patched(kernel_path, secs, 2, calls,
-                                         sizeof(calls) / sizeof(calls[0]), moved,
+    assert_int_equal(mkelf_write_patched(kernel_path, secs, 2, ratio_kernel_calls,
+                                         RATIO_KERNEL_NCALLS, moved,
                                          sizeof(moved) / sizeof(moved[0]), 0), 0);
     f->env.written = on_written;
     summary_outermost[0] = '\0';
@@ -554,7 +526,7 @@ static void test_stripped_kernel(void **state)
 {
     struct fixture *f = *state;
 
-    assert_int_equal(write_kernel(kernel_path, MKELF_STRIPPED), 0);
+    assert_int_equal(ratio_kernel_write(kernel_path, NULL, MKELF_STRIPPED), 0);
     assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
     assert_true(f->cap.errors >= 1);
     /* found before the guest was touched */
@@ -754,8 +726,8 @@ static void load_kernel(void *ctx, const struct xu_sampler_stats *st)
 
     (void)st;
     memset(text, 0xcc, sizeof(text));       /* int3, as mkelf fills text */
-    for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-        memcpy(text + (calls[i].addr - T), calls[i].bytes, calls[i].len);
+    for (i = 0; i < RATIO_KERNEL_NCALLS; i++)
+        memcpy(text + (ratio_kernel_calls[i].addr - T), ratio_kernel_calls[i].bytes, ratio_kernel_calls[i].len);
     assert_int_equal(xu_sim_write(f->g.sim, f->g.root, T, text, sizeof(text)), 0);
 }
 

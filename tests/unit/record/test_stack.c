@@ -21,32 +21,14 @@
 #include <cmocka.h>
 
 #include "mkcore.h"
-#include "mkelf.h"
+#include "ratio_kernel.h"
 #include "record/xu_stack.h"
 #include "sim_guest.h"
 #include "target/xu_pause.h"
 #include "fake_guardian.h"
 
-#define T SIM_TEXT_BASE
 #define DOMID 5
 
-static const struct mkelf_sym syms[] = {
-    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
-    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-};
-
-/* every return address follows a call, so the walks are vouched complete */
-static const uint8_t call_rel32[5] = { 0xe8, 0, 0, 0, 0 };
-static const struct mkelf_patch calls[] = {
-    { T + 0x010 - 5, call_rel32, 5 }, { T + 0x130 - 5, call_rel32, 5 },
-    { T + 0x220 - 5, call_rel32, 5 }, { T + 0x228 - 5, call_rel32, 5 },
-};
-
-static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
-static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
 
 struct capture {
     struct xu_log log;
@@ -138,7 +120,6 @@ struct fixture {
 static int setup(void **state)
 {
     static struct fixture f;
-    const struct mkelf_section text = { ".text", T, 0x1000, false };
     struct xu_vcpu_regs r2;
     int fd;
 
@@ -147,10 +128,10 @@ static int setup(void **state)
     fd = mkstemp(f.kernel);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(mkelf_write_patched(f.kernel, &text, 1, calls, 4, syms, 5, 0), 0);
+    assert_int_equal(ratio_kernel_write(f.kernel, NULL, 0), 0);
     assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PV, 2, 0), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 0, in_f1, 4, &f.first[0]), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 1, in_f2, 4, &r2), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 0, ratio_kernel_in_f1, RATIO_KERNEL_DEPTH, &f.first[0]), 0);
+    assert_int_equal(sim_guest_chain(&f.g, 1, ratio_kernel_in_f2, RATIO_KERNEL_DEPTH, &r2), 0);
     f.first[0].kernel_mode = r2.kernel_mode = true;
     assert_int_equal(xu_sim_push_state(f.g.sim, 0, &f.first[0]), 0);
     assert_int_equal(xu_sim_push_state(f.g.sim, 0, &r2), 0);
