@@ -62,6 +62,23 @@ static unsigned int bits_of(const struct xu_stack_source *src, const struct xu_v
     return r->mmu.paging == XU_PAGING_LONG4 || r->mmu.paging == XU_PAGING_LONG5 ? 64 : 32;
 }
 
+/* What the symboliser knows of pcs[i]: its functions, the physical one first
+ * and then each inlined in the one before (xu_symbolizer_frames()), their
+ * count (0: none), and its symbol (NULL: none). */
+static unsigned int frame_lines(const struct xu_stack_snapshot *snap, const struct xu_stack *s,
+                                uint32_t i, const struct xu_frame_line **l,
+                                const struct xu_symbol **sym)
+{
+    uint64_t lookup = xu_stack_lookup_addr(s, i);
+
+    *l = NULL;
+    *sym = NULL;
+    if (!snap->sz)
+        return 0;
+    xu_symbolizer_name(snap->sz, lookup, sym);
+    return xu_symbolizer_frames(snap->sz, lookup, l);
+}
+
 /* ---- JSON ---- */
 
 static void json_str(FILE *f, const char *s)
@@ -90,10 +107,9 @@ static void json_regs(FILE *f, const struct xu_stack_source *src, const struct x
 static void json_frame(FILE *f, const struct xu_stack_snapshot *snap, const struct xu_stack *s,
                        uint32_t i, unsigned int *level)
 {
-    const struct xu_frame_line *l = NULL;
-    const struct xu_symbol *sym = NULL;
-    uint64_t lookup = xu_stack_lookup_addr(s, i);
-    unsigned int n = 0, k;
+    const struct xu_frame_line *l;
+    const struct xu_symbol *sym;
+    unsigned int n, k;
 
     if (s->pcs[i] == XU_PC_UPCALL) {
         fprintf(f, "%s{\"level\": %u, \"pc\": null, \"function\": \"%s\", \"kind\": \"upcall\"}",
@@ -101,10 +117,7 @@ static void json_frame(FILE *f, const struct xu_stack_snapshot *snap, const stru
         (*level)++;
         return;
     }
-    if (snap->sz) {
-        n = xu_symbolizer_frames(snap->sz, lookup, &l);
-        xu_symbolizer_name(snap->sz, lookup, &sym);
-    }
+    n = frame_lines(snap, s, i, &l, &sym);
     if (n == 0) {
         fprintf(f, "%s{\"level\": %u, \"pc\": \"0x%" PRIx64 "\", \"function\": null, "
                 "\"offset\": null, \"file\": null, \"line\": null, \"inlined\": false}",
@@ -210,20 +223,16 @@ static void text_line(FILE *f, unsigned int level, uint64_t pc, const char *name
 static void text_frame(FILE *f, const struct xu_stack_snapshot *snap, const struct xu_stack *s,
                        uint32_t i, unsigned int *level)
 {
-    const struct xu_frame_line *l = NULL;
-    const struct xu_symbol *sym = NULL;
-    uint64_t lookup = xu_stack_lookup_addr(s, i);
-    unsigned int n = 0, k;
+    const struct xu_frame_line *l;
+    const struct xu_symbol *sym;
+    unsigned int n, k;
 
     if (s->pcs[i] == XU_PC_UPCALL) {
         fprintf(f, "  #%-2u %-18s %s: an event or exception interrupted the frames below\n",
                 (*level)++, "", XU_UPCALL_FRAME);
         return;
     }
-    if (snap->sz) {
-        n = xu_symbolizer_frames(snap->sz, lookup, &l);
-        xu_symbolizer_name(snap->sz, lookup, &sym);
-    }
+    n = frame_lines(snap, s, i, &l, &sym);
     if (n == 0 || !sym) {
         text_line(f, (*level)++, s->pcs[i], "??", false, 0, n ? &l[n - 1] : NULL);
         return;
