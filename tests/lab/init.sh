@@ -263,6 +263,26 @@ sigkill_runs() {
     echo "@@LAB done $id"
 }
 
+# xenctx_linked0_samples ID NAME MAP N: N call traces with Xen's xenctx of a unikernel
+# linked at 0 (Mini-OS, Unikraft: -k 0, as for the PVH guests of xenctx_samples), its
+# symbols from the System.map-style MAP.
+xenctx_linked0_samples() {
+    id=$1 name=$2 map=$3 n=$4
+    selected "$id" || return 0
+    echo "xenctx -f -C -k 0 -s $map $name" > "/out/$id.cmd"
+    domid=$(xl domid "$name" 2>/dev/null)
+    i=0
+    : > "/out/$id.xenctx"
+    while [ $i -lt "$n" ]; do
+        echo "@@SAMPLE $i" >> "/out/$id.xenctx"
+        xenctx -f -C -k 0 -s "$map" "$domid" >> "/out/$id.xenctx" 2>&1
+        i=$((i + 1))
+    done
+    echo 0 > "/out/$id.rc"
+    xl list "$name" > "/out/$id.xllist" 2>&1
+    echo "@@LAB done $id"
+}
+
 # xenctx_samples ID NAME N: N call traces of every vCPU with Xen's own xenctx, an
 # independent check of the guest's frame chains (about 0.2 s each).
 xenctx_samples() {

@@ -34,23 +34,9 @@ done
 T=${LAB_SECONDS:-$LAB_MAX_SECONDS}
 MO=/guests/minios
 
-# mo_xenctx ID NAME VARIANT N: N call traces with Xen's xenctx (Mini-OS is linked at 0:
-# -k 0, as for the PVH guests of xenctx_samples).
+# mo_xenctx ID NAME VARIANT N: N call traces with Xen's xenctx (init.sh).
 mo_xenctx() {
-    id=$1 name=$2 variant=$3 n=$4
-    selected "$id" || return 0
-    echo "xenctx -f -C -k 0 -s $MO/$variant/mini-os.map $name" > "/out/$id.cmd"
-    domid=$(xl domid "$name" 2>/dev/null)
-    i=0
-    : > "/out/$id.xenctx"
-    while [ $i -lt "$n" ]; do
-        echo "@@SAMPLE $i" >> "/out/$id.xenctx"
-        xenctx -f -C -k 0 -s "$MO/$variant/mini-os.map" "$domid" >> "/out/$id.xenctx" 2>&1
-        i=$((i + 1))
-    done
-    echo 0 > "/out/$id.rc"
-    xl list "$name" > "/out/$id.xllist" 2>&1
-    echo "@@LAB done $id"
+    xenctx_linked0_samples "$1" "$2" "$MO/$3/mini-os.map" "$4"
 }
 
 guest_up minios-shipped minios-shipped-xenctx minios-shipped-idle

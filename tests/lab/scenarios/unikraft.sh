@@ -29,23 +29,9 @@ UK_T=${LAB_SECONDS:-300}
 UK=/guests/unikraft
 UK_XENCTX=12
 
-# uk_xenctx ID NAME VARIANT N: N call traces with Xen's xenctx (Unikraft is linked at 0:
-# -k 0, as Mini-OS).
+# uk_xenctx ID NAME VARIANT N: N call traces with Xen's xenctx (init.sh).
 uk_xenctx() {
-    id=$1 name=$2 variant=$3 n=$4
-    selected "$id" || return 0
-    echo "xenctx -f -C -k 0 -s $UK/$variant/xu-unikraft.map $name" > "/out/$id.cmd"
-    domid=$(xl domid "$name" 2>/dev/null)
-    i=0
-    : > "/out/$id.xenctx"
-    while [ $i -lt "$n" ]; do
-        echo "@@SAMPLE $i" >> "/out/$id.xenctx"
-        xenctx -f -C -k 0 -s "$UK/$variant/xu-unikraft.map" "$domid" >> "/out/$id.xenctx" 2>&1
-        i=$((i + 1))
-    done
-    echo 0 > "/out/$id.rc"
-    xl list "$name" > "/out/$id.xllist" 2>&1
-    echo "@@LAB done $id"
+    xenctx_linked0_samples "$1" "$2" "$UK/$3/xu-unikraft.map" "$4"
 }
 
 # uk_profile VARIANT UNWIND: the guest unikraft-VARIANT by name, as an admin would.  run()
