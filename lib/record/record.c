@@ -477,6 +477,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     sum.output = out_path;
     sum.stats = &st;
     sum.totals = &tot;
+    sum.jitter = job->jitter;
     if (xu_output_top_function(&octx, top, sizeof(top), &sum.top_share) > 0)
         sum.top = top;
     if (code && arch)

@@ -2,7 +2,7 @@
 /*
  * summary.c - the words the summary line adds for a user to act on: why
  * stacks are not complete and what to try, and what a top function that
- * is the hypercall page means (see xu_record.h).
+ * is the hypercall page means and asks of the ticks (see xu_record.h).
  */
 #include "config.h"
 
@@ -53,10 +53,18 @@ void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, s
     }
 }
 
+/* A guest that works and then blocks for a fixed time has its work stretched
+ * by every pause that lands in it, and its cycle can fall into step with
+ * strictly periodic ticks, which then meet its phases unevenly (points of
+ * share, in the lab's blocking guests); random spacing breaks the step. */
 const char *xu_record_top_note(const struct xu_record_summary *sum)
 {
     if (!sum->top || strcmp(sum->top, "hypercall_page") != 0)
         return "";
+    if (sum->jitter > 0)
+        return ": idle, blocked in Xen; --state=split shows it under [blocked], and the busy "
+               "code beside it";
     return ": idle, blocked in Xen; --state=split shows it under [blocked], and the busy "
-           "code beside it";
+           "code beside it; a guest that blocks can fall into step with strictly periodic "
+           "ticks: --jitter=0.5 spaces them at random";
 }

@@ -124,6 +124,7 @@ struct xu_record_summary {
      * of them (xu_vouch_outermost_not_root), or NULL. */
     const char *outermost;
     double outermost_share;
+    double jitter;              /* the run's xu_sampler_config.jitter */
 };
 
 /*
@@ -135,7 +136,8 @@ struct xu_record_summary {
  */
 void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size);
 /* Words after the top function's share when it is the hypercall page (idle
- * time, and the view that shows it), else "". */
+ * time, and the view that shows it; with strictly periodic ticks, that a
+ * guest which blocks can fall into step with them, and --jitter), else "". */
 const char *xu_record_top_note(const struct xu_record_summary *sum);
 
 /* The world the run talks to. */

@@ -475,6 +475,11 @@ static void test_summary_hints(void **state)
     /* the top: idle time in the hypercall page says where the view is */
     sum.top = "hypercall_page";
     assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
+    /* ... and, with strictly periodic ticks, that they can fall into step */
+    assert_non_null(strstr(xu_record_top_note(&sum), "--jitter=0.5"));
+    sum.jitter = 0.5;
+    assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
+    assert_null(strstr(xu_record_top_note(&sum), "--jitter"));
     sum.top = "function_3";
     assert_string_equal(xu_record_top_note(&sum), "");
 }
