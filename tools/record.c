@@ -96,6 +96,9 @@ static void show_summary(void *ctx, const struct xu_record_summary *sum)
             (double)xu_hist_quantile(&st->paused_ns, 0.99) / 1e3,
             100.0 * (double)xu_profile_complete_samples(tot) / (double)tot->samples,
             why_text, top_text, strcmp(sum->output, "-") == 0 ? "stdout" : sum->output);
+    xu_record_jitter_hint(sum, hint, sizeof(hint));
+    if (hint[0])
+        xu_info(ui->log, "%s", hint);
 }
 
 /* The one mapping from a record result to the documented exit status. */

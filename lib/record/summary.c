@@ -2,7 +2,8 @@
 /*
  * summary.c - the words the summary line adds for a user to act on: why
  * stacks are not complete and what to try, and what a top function that
- * is the hypercall page means and asks of the ticks (see xu_record.h).
+ * is the hypercall page means, and what a guest that blocks asks of the
+ * ticks (see xu_record.h).
  */
 #include "config.h"
 
@@ -53,18 +54,34 @@ void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, s
     }
 }
 
-/* A guest that works and then blocks for a fixed time has its work stretched
- * by every pause that lands in it, and its cycle can fall into step with
- * strictly periodic ticks, which then meet its phases unevenly (points of
- * share, in the lab's blocking guests); random spacing breaks the step. */
+/* Of the samples, the share that found a vCPU blocked from which the
+ * summary speaks of the ticks' spacing. */
+#define HINT_MIN_BLOCKED_PCT 10.0
+
 const char *xu_record_top_note(const struct xu_record_summary *sum)
 {
     if (!sum->top || strcmp(sum->top, "hypercall_page") != 0)
         return "";
-    if (sum->jitter > 0)
-        return ": idle, blocked in Xen; --state=split shows it under [blocked], and the busy "
-               "code beside it";
     return ": idle, blocked in Xen; --state=split shows it under [blocked], and the busy "
-           "code beside it; a guest that blocks can fall into step with strictly periodic "
-           "ticks: --jitter=0.5 spaces them at random";
+           "code beside it";
+}
+
+/* A guest that works and then blocks for a fixed time has its work stretched
+ * by every pause that lands in it, and its cycle can fall into step with
+ * strictly periodic ticks, which then meet its phases unevenly (points of
+ * share in the lab's blocking guests); ticks spaced at random break the step. */
+void xu_record_jitter_hint(const struct xu_record_summary *sum, char *buf, size_t size)
+{
+    const struct xu_profile_totals *t = sum->totals;
+    double blocked;
+
+    buf[0] = '\0';
+    if (sum->jitter > 0 || t->samples == 0)
+        return;
+    blocked = 100.0 * (double)t->by_state[XU_VSTATE_BLOCKED] / (double)t->samples;
+    if (blocked < HINT_MIN_BLOCKED_PCT)
+        return;
+    snprintf(buf, size, "%.0f%% of the samples found the guest blocked: a guest that works "
+             "and blocks can fall into step with strictly periodic ticks, and --jitter=0.5 "
+             "spaces them at random", blocked);
 }

@@ -136,9 +136,12 @@ struct xu_record_summary {
  */
 void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size);
 /* Words after the top function's share when it is the hypercall page (idle
- * time, and the view that shows it; with strictly periodic ticks, that a
- * guest which blocks can fall into step with them, and --jitter), else "". */
+ * time, and the view that shows it), else "". */
 const char *xu_record_top_note(const struct xu_record_summary *sum);
+/* A line of its own into buf ("" when there is nothing to say): at a strict
+ * period (jitter 0), when at least 10 % of the samples found a vCPU blocked,
+ * that such a guest can fall into step with the ticks, and --jitter=0.5. */
+void xu_record_jitter_hint(const struct xu_record_summary *sum, char *buf, size_t size);
 
 /* The world the run talks to. */
 struct xu_record_env {

@@ -35,7 +35,7 @@ uk_xenctx() {
 }
 
 # uk_profile VARIANT UNWIND: the guest unikraft-VARIANT by name, as an admin would, with
-# the ticks spaced at random as the summary line advises for a guest that blocks (this one
+# the ticks spaced at random as xen-uniprof advises for a guest that blocks (this one
 # naps 40 % of the time): at a strict period the pauses that land in its work stretch its
 # cycle into step with the ticks, and function_2 came out 1.1 to 2.3 points above the
 # guest's own split, function_3 as much below, in all seven runs of one quiet boot.  run()

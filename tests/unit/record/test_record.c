@@ -475,13 +475,20 @@ static void test_summary_hints(void **state)
     /* the top: idle time in the hypercall page says where the view is */
     sum.top = "hypercall_page";
     assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
-    /* ... and, with strictly periodic ticks, that they can fall into step */
-    assert_non_null(strstr(xu_record_top_note(&sum), "--jitter=0.5"));
-    sum.jitter = 0.5;
-    assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
-    assert_null(strstr(xu_record_top_note(&sum), "--jitter"));
     sum.top = "function_3";
     assert_string_equal(xu_record_top_note(&sum), "");
+    /* a guest blocked in a tenth of the samples or more, at a strict period:
+     * the ticks' spacing; not below that share, not with jitter */
+    t.by_state[XU_VSTATE_BLOCKED] = 9;
+    xu_record_jitter_hint(&sum, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    t.by_state[XU_VSTATE_BLOCKED] = 44;
+    xu_record_jitter_hint(&sum, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "44% of the samples found the guest blocked"));
+    assert_non_null(strstr(buf, "--jitter=0.5"));
+    sum.jitter = 0.5;
+    xu_record_jitter_hint(&sum, buf, sizeof(buf));
+    assert_string_equal(buf, "");
 }
 
 static void test_record_by_domid_with_the_real_guardian(void **state)
