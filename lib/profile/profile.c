@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "profile/xu_profile.h"
+#include "util/xu_big.h"
+#include "util/xu_sort.h"
 
 const char *xu_walk_end_name(enum xu_walk_end end)
 {
@@ -185,7 +187,7 @@ static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
 static int grow_slots(struct xu_profile *p)
 {
     size_t n = p->nr_slots * 2, i, j;
-    uint32_t *slots = malloc(n * sizeof(*slots));
+    uint32_t *slots = xu_big_alloc(n * sizeof(*slots));
 
     if (!slots)
         return -ENOMEM;
@@ -337,13 +339,6 @@ void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)
     p->ends_changed = true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /*
  * The distinct addresses of a profile: an open-addressing set in one array
  * of addresses, 0 marking a free slot (the address 0 itself is kept apart),
@@ -378,8 +373,9 @@ static int set_grow(struct addr_set *set)
     size_t cap = (size_t)1 << set->bits, i;
     uint64_t *slots;
 
-    if (set->bits >= 40 || !(slots = calloc(cap * 2, sizeof(*slots))))
+    if (set->bits >= 40 || !(slots = xu_big_alloc(cap * 2 * sizeof(*slots))))
         return -ENOMEM;
+    memset(slots, 0, cap * 2 * sizeof(*slots));
     for (i = 0; i < cap; i++)
         if (set->slots[i])
             set_put(slots, set->bits + 1, set->slots[i]);
@@ -432,6 +428,10 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
     for (i = 0; i < p->nr_stacks; i++) {
         const struct xu_stack *s = &p->stacks[i].s;
 
+        /* a stack's frames asked for at once: their cache misses overlap
+         * (a frame's first probe misses when addresses are millions) */
+        for (k = 0; k < s->depth; k++)
+            __builtin_prefetch(&set.slots[set_slot(xu_stack_lookup_addr(s, k), set.bits)]);
         for (k = 0; k < s->depth; k++) {
             if (set_add(&set, xu_stack_lookup_addr(s, k)) < 0) {
                 rc = -ENOMEM;
@@ -439,17 +439,20 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
             }
         }
     }
-    addrs = malloc(((set.n + set.has_zero) ? set.n + set.has_zero : 1) * sizeof(*addrs));
-    if (!addrs) {
-        rc = -ENOMEM;
-        goto out;
-    }
-    if (set.has_zero)
-        addrs[n++] = 0;
+    /* the set's own array becomes the sorted list: no second array (and
+     * at most 3/4 full, it has room for the address 0 after the others) */
     for (i = 0; i < (size_t)1 << set.bits; i++)
         if (set.slots[i])
-            addrs[n++] = set.slots[i];
-    qsort(addrs, n, sizeof(*addrs), cmp_u64);
+            set.slots[n++] = set.slots[i];
+    if (set.has_zero)
+        set.slots[n++] = 0;
+    xu_sort_u64(set.slots, n);
+    addrs = set.slots;
+    set.slots = NULL;
+    /* a smaller block: shrinking may fail and leave it as it is */
+    if (n && (set.slots = realloc(addrs, n * sizeof(*addrs))) != NULL)
+        addrs = set.slots;
+    set.slots = NULL;
     *out = addrs;
     addrs = NULL;
     rc = (long)n;
