@@ -46,6 +46,7 @@
 #define HEX_LEN 19              /* "0x" + 16 digits + NUL */
 #define HEX_BLOCK 4096          /* hex names a block */
 #define NO_CHAIN UINT32_MAX
+#define PREFETCH_AHEAD 16       /* addresses: the slots being fetched at once */
 /* Chains are numbered in 32 bits, NO_CHAIN marking a free slot. */
 #define MAX_ADDRS (UINT32_MAX - 1)
 
@@ -422,6 +423,10 @@ static int resolve(struct xu_symbolizer *sz, const uint64_t *addrs, const struct
                 xu_warn(log, "%s: no source lines nor inlined functions: %s", elf_path,
                         strerror(-rc));
         }
+        /* sorted addresses land on slots at random: the slot of one a few
+         * ahead is fetched while this one is resolved */
+        if (i + PREFETCH_AHEAD < sz->n)
+            __builtin_prefetch(&sz->slots[home_slot(sz, addrs[i + PREFETCH_AHEAD])]);
         if ((err = resolve_one(sz, addrs[i], sym, &set, dl, flags, &ci)) != 0)
             break;
         j = find_slot(sz, addrs[i]);
