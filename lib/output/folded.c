@@ -54,7 +54,7 @@ struct fold {
     size_t lens_cap;
     struct xu_u64map exact;     /* pc of an exact frame (the innermost, ...) -> chain */
     struct xu_u64map caller;    /* pc of a return address -> chain */
-    uint32_t *by_index;         /* symboliser's address index -> chain */
+    uint32_t *by_chain;         /* symboliser's chain -> what its frames are named */
     struct xu_u64map by_ptr;    /* a name the symboliser owns -> its id */
     uint32_t *chain;            /* per frame value: its name count, then the names */
     size_t nr_chain, cap_chain;
@@ -113,17 +113,19 @@ static long intern(struct fold *fo, const char *name)
  * depend on the frame's value and on whether it is exact (looked up as
  * itself) or a return address (looked up at pc - 1, and shown as its own pc
  * when unresolved), so each distinct frame is named once and remembered:
- * a resolved frame by the index of its lookup address in the symboliser
- * (its names depend on that address alone), in fo->by_index, 4 bytes a
- * distinct address; an unresolved one (named after its own pc) and every
+ * a resolved frame by the symboliser's chain of its lookup address (its
+ * names depend on that chain alone), in fo->by_chain, 4 bytes a chain:
+ * one a function without DWARF, so asking costs the symboliser's one
+ * probe and no array as large as the distinct addresses; an unresolved
+ * one (named after its own pc) and every
  * frame without a symboliser in a map by pc, one for exact frames and one
  * for return addresses.  The value remembered is the frame's one name,
  * nearly all of them (asking then costs no access beyond it), or CHAIN |
  * the offset of its names in fo->chain.  Their count, or -errno.
  */
 #define CHAIN 0x80000000u
-#define UNSET UINT32_MAX        /* in by_index: not named yet */
-#define BY_PC (UINT32_MAX - 1)  /* in by_index: unresolved, named in the maps */
+#define UNSET UINT32_MAX        /* in by_chain: not named yet */
+#define BY_PC (UINT32_MAX - 1)  /* in by_chain: unresolved, named in the maps */
 
 /*
  * The id of a name the symboliser owns: its pointer is remembered, so a
@@ -240,15 +242,15 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
     uint32_t *v;
     long k;
 
-    if (!fo->by_index || s->pcs[i] == XU_PC_UPCALL ||
-        (k = xu_symbolizer_index(fo->ctx->syms, exact ? s->pcs[i] : s->pcs[i] - 1)) < 0)
+    if (!fo->by_chain || s->pcs[i] == XU_PC_UPCALL ||
+        (k = xu_symbolizer_chain(fo->ctx->syms, exact ? s->pcs[i] : s->pcs[i] - 1)) < 0)
         return frame_names_by_pc(fo, s, i, exact, one, names);
-    v = &fo->by_index[k];
+    v = &fo->by_chain[k];
     if (*v == BY_PC)
         return frame_names_by_pc(fo, s, i, exact, one, names);
     if (*v != UNSET)
         return remembered(fo, *v, one, names);
-    n = xu_symbolizer_frames_at(fo->ctx->syms, (size_t)k, &sym, &l);
+    n = xu_symbolizer_chain_frames(fo->ctx->syms, (size_t)k, &sym, &l);
     if (!sym) {
         *v = BY_PC;
         return frame_names_by_pc(fo, s, i, exact, one, names);
@@ -263,17 +265,17 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
     return new_frame_names(fo, l, n, true, v, one, names);
 }
 
-/* by_index for a profile with a symboliser of addresses (not of names). */
-static int index_init(struct fold *fo)
+/* by_chain for a profile with a symboliser of addresses (not of names). */
+static int chains_init(struct fold *fo)
 {
-    size_t n = xu_symbolizer_count(fo->ctx->syms);
+    size_t n = xu_symbolizer_nr_chains(fo->ctx->syms);
 
     if (fo->ctx->names || n == 0)
         return 0;
-    fo->by_index = malloc(n * sizeof(*fo->by_index));
-    if (!fo->by_index)
+    fo->by_chain = malloc(n * sizeof(*fo->by_chain));
+    if (!fo->by_chain)
         return -ENOMEM;
-    memset(fo->by_index, 0xff, n * sizeof(*fo->by_index));
+    memset(fo->by_chain, 0xff, n * sizeof(*fo->by_chain));
     return 0;
 }
 
@@ -318,6 +320,9 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
         ids[len++] = (uint32_t)(id = intern(fo, XU_INCOMPLETE_FRAME));
     if (id < 0)
         return id;
+    if (fo->by_chain)
+        for (i = 0; i < s->depth; i++)
+            xu_symbolizer_prefetch(ctx->syms, xu_stack_lookup_addr(s, i));
     /* every frame with its inlined functions while they fit, else each
      * frame's physical function alone (without DWARF, a frame is one name:
      * no need to count) */
@@ -525,11 +530,11 @@ static int folded_write(FILE *f, const struct xu_output_ctx *ctx)
     int rc;
 
     xu_paths_init(&fo.paths);
-    rc = index_init(&fo);
+    rc = chains_init(&fo);
     if (rc == 0)
         rc = build_paths(&fo);
     /* frames are named: their maps are not needed while sorting */
-    free(fo.by_index);
+    free(fo.by_chain);
     xu_u64map_dispose(&fo.by_ptr);
     xu_u64map_dispose(&fo.exact);
     xu_u64map_dispose(&fo.caller);

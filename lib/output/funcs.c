@@ -468,12 +468,21 @@ static long new_frames(struct xu_funcs *fn, uint64_t key, const struct xu_frame_
     return n;
 }
 
-/* by_index, once, when the frames are addresses the symboliser knows. */
+/*
+ * by_index, once, when the frames are addresses the symboliser knows: by
+ * chain when the symboliser has no DWARF (a function's addresses then
+ * share one chain and what is remembered of them is the same), else by
+ * address, since where a function was seen first and last with which
+ * line (note_src) follows every address.
+ */
 static int index_init(struct xu_funcs *fn)
 {
-    size_t n = xu_symbolizer_count(fn->ctx->syms);
+    size_t n;
 
     fn->index_tried = true;
+    fn->by_chain_id = !xu_symbolizer_has_dwarf(fn->ctx->syms);
+    n = fn->by_chain_id ? xu_symbolizer_nr_chains(fn->ctx->syms)
+                        : xu_symbolizer_count(fn->ctx->syms);
     if (fn->ctx->names || n == 0)
         return 0;
     fn->by_index = malloc(n * sizeof(*fn->by_index));
@@ -496,14 +505,16 @@ static long new_frames_of(struct xu_funcs *fn, const struct xu_stack *s, uint32_
     return new_frames(fn, key, l, n, l != &single, false, v, one, ids);
 }
 
-/* The same for the address at index k of the symboliser. */
+/* The same for the address or chain k of the symboliser. */
 static long new_frames_at(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
                           uint64_t key, long k, uint32_t *one, const uint32_t **ids)
 {
     const struct xu_frame_line *l;
     const struct xu_symbol *sym;
     struct xu_frame_line single;
-    unsigned int n = xu_symbolizer_frames_at(fn->ctx->syms, (size_t)k, &sym, &l);
+    unsigned int n = fn->by_chain_id
+                         ? xu_symbolizer_chain_frames(fn->ctx->syms, (size_t)k, &sym, &l)
+                         : xu_symbolizer_frames_at(fn->ctx->syms, (size_t)k, &sym, &l);
 
     /* an unresolved frame is named after its own pc, not the symboliser's
      * lookup address; an upcall marker is no function */
@@ -540,7 +551,11 @@ static inline long funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, u
 
     if (!fn->index_tried && index_init(fn) < 0)
         return -ENOMEM;
-    if (fn->by_index && (k = xu_symbolizer_index(fn->ctx->syms, key)) >= 0) {
+    /* the upcall marker's key is remembered by the key: a chain would
+     * give its name to the addresses of a symbol it fell in */
+    if (fn->by_index && key != XU_PC_UPCALL &&
+        (k = fn->by_chain_id ? xu_symbolizer_chain(fn->ctx->syms, key)
+                             : xu_symbolizer_index(fn->ctx->syms, key)) >= 0) {
         v = fn->by_index[k];
         if (v == UNSET)
             return new_frames_at(fn, s, i, key, k, one, ids);
@@ -569,6 +584,9 @@ long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from
     const uint32_t *c;
     long n;
 
+    if (fn->by_index)
+        for (i = 0; i <= from; i++)
+            xu_symbolizer_prefetch(fn->ctx->syms, xu_stack_lookup_addr(s, i));
     /* without DWARF a frame is one function: no need to count */
     for (i = from + 1; !fn->ctx->names && xu_symbolizer_has_dwarf(fn->ctx->syms) && i-- > 0;) {
         n = funcs_frames(fn, s, i, &one, &c);

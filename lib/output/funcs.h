@@ -89,11 +89,14 @@ struct xu_funcs {
      * itself when one, else in chain, where chain[off] is their count and
      * their ids follow. */
     struct xu_u64map by_chain;
-    /* The same by the symboliser's index of the key (xu_symbolizer_index),
-     * 4 bytes an address, when frames are addresses it knows: a map keyed
-     * by address cost 16 to 32 bytes each and a miss a frame. */
+    /* The same by the symboliser's chain of the key (xu_symbolizer_chain,
+     * 4 bytes a chain: one a function without DWARF) or with DWARF by its
+     * index (xu_symbolizer_index, 4 bytes a slot), when frames are
+     * addresses it knows: a map keyed by address cost 16 to 32 bytes each
+     * and a miss a frame. */
     uint32_t *by_index;
     bool index_tried;
+    bool by_chain_id;           /* by_index is by chain */
     struct xu_u64map by_ptr;    /* a name the symboliser owns -> function id */
     uint32_t *chain;
     size_t nr_chain, cap_chain;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paths.h"
+#include "util/xu_big.h"
 
 #define FIRST_PATHS 1024
 #define FIRST_VALS 16384
@@ -94,8 +95,10 @@ int xu_paths_reserve(struct xu_paths *ps, size_t paths, size_t vals)
         return -ENOMEM;
     rc = grow_paths(ps, ps->n + paths);
     if (rc == 0 && ps->nr_vals + vals > ps->cap_vals) {
-        /* exactly what was asked: the caller counted */
-        void *v = realloc(ps->vals, (ps->nr_vals + vals) * val_size(ps));
+        /* exactly what was asked: the caller counted (the first time on
+         * huge pages: the values of a million stacks are tens of MB) */
+        void *v = ps->vals ? realloc(ps->vals, (ps->nr_vals + vals) * val_size(ps))
+                           : xu_big_alloc((ps->nr_vals + vals) * val_size(ps));
 
         if (!v)
             return -ENOMEM;

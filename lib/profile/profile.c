@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "profile/xu_profile.h"
+#include "util/xu_big.h"
+#include "util/xu_sort.h"
 
 const char *xu_walk_end_name(enum xu_walk_end end)
 {
@@ -81,6 +83,7 @@ struct xu_profile {
     struct stack_rec *stacks;
     size_t nr_stacks, cap_stacks, max_stacks;
     uint32_t *slots;            /* indices into stacks[], EMPTY_SLOT when free */
+    uint32_t tag_mask;          /* the bits of a slot that hold its stack's tag */
     size_t nr_slots;            /* power of two */
     struct arena_block *arena;  /* newest first */
     struct xu_profile_totals totals;
@@ -112,6 +115,15 @@ struct xu_profile *xu_profile_new(size_t max_stacks)
     if (!p)
         return NULL;
     p->max_stacks = max_stacks ? max_stacks : XU_PROFILE_DEFAULT_MAX_STACKS;
+    /*
+     * A slot's high byte holds the top byte of its stack's hash, when the
+     * indices leave it free (below 2^24 - 1, so no slot reads as
+     * EMPTY_SLOT): a probe passes a slot of another stack on that byte
+     * nearly always, without reading the stack's record and PCs, two
+     * cache misses when the stacks are a million (the index stays 4
+     * bytes a slot).
+     */
+    p->tag_mask = p->max_stacks < (1u << 24) - 1 ? 0xff000000u : 0;
     p->nr_slots = 1024;
     p->slots = malloc(p->nr_slots * sizeof(*p->slots));
     if (!p->slots) {
@@ -182,10 +194,16 @@ static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
     return &b->words[b->used - words];
 }
 
+/* What a slot holds for stack i of hash h: the index, and the tag. */
+static uint32_t slot_value(const struct xu_profile *p, size_t i, uint64_t h)
+{
+    return (uint32_t)i | ((uint32_t)(h >> 32) & p->tag_mask);
+}
+
 static int grow_slots(struct xu_profile *p)
 {
     size_t n = p->nr_slots * 2, i, j;
-    uint32_t *slots = malloc(n * sizeof(*slots));
+    uint32_t *slots = xu_big_alloc(n * sizeof(*slots));
 
     if (!slots)
         return -ENOMEM;
@@ -196,7 +214,7 @@ static int grow_slots(struct xu_profile *p)
 
         for (j = h & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
             ;
-        slots[j] = (uint32_t)i;
+        slots[j] = slot_value(p, i, h);
     }
     free(p->slots);
     p->slots = slots;
@@ -230,7 +248,9 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
         return -EOVERFLOW;
     h = stack_hash(vcpu, state, end, pcs, depth);
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
-        rec = &p->stacks[p->slots[j]];
+        if ((p->slots[j] ^ (uint32_t)(h >> 32)) & p->tag_mask)
+            continue;
+        rec = &p->stacks[p->slots[j] & ~p->tag_mask];
         if (rec->s.pcs[0] == pcs[0] && rec->s.vcpu == vcpu && rec->s.end == end &&
             rec->s.state == state && rec->s.depth == depth &&
             memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
@@ -272,7 +292,7 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     rec->s.count = count;
     rec->s.cpu_ns = cpu_ns;
     rec->s.pcs = copy;
-    p->slots[j] = (uint32_t)p->nr_stacks;
+    p->slots[j] = slot_value(p, p->nr_stacks, h);
     p->nr_stacks++;
     p->totals.stacks = p->nr_stacks;
 
@@ -337,13 +357,6 @@ void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)
     p->ends_changed = true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /*
  * The distinct addresses of a profile: an open-addressing set in one array
  * of addresses, 0 marking a free slot (the address 0 itself is kept apart),
@@ -378,8 +391,9 @@ static int set_grow(struct addr_set *set)
     size_t cap = (size_t)1 << set->bits, i;
     uint64_t *slots;
 
-    if (set->bits >= 40 || !(slots = calloc(cap * 2, sizeof(*slots))))
+    if (set->bits >= 40 || !(slots = xu_big_alloc(cap * 2 * sizeof(*slots))))
         return -ENOMEM;
+    memset(slots, 0, cap * 2 * sizeof(*slots));
     for (i = 0; i < cap; i++)
         if (set->slots[i])
             set_put(slots, set->bits + 1, set->slots[i]);
@@ -432,6 +446,10 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
     for (i = 0; i < p->nr_stacks; i++) {
         const struct xu_stack *s = &p->stacks[i].s;
 
+        /* a stack's frames asked for at once: their cache misses overlap
+         * (a frame's first probe misses when addresses are millions) */
+        for (k = 0; k < s->depth; k++)
+            __builtin_prefetch(&set.slots[set_slot(xu_stack_lookup_addr(s, k), set.bits)]);
         for (k = 0; k < s->depth; k++) {
             if (set_add(&set, xu_stack_lookup_addr(s, k)) < 0) {
                 rc = -ENOMEM;
@@ -439,17 +457,20 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
             }
         }
     }
-    addrs = malloc(((set.n + set.has_zero) ? set.n + set.has_zero : 1) * sizeof(*addrs));
-    if (!addrs) {
-        rc = -ENOMEM;
-        goto out;
-    }
-    if (set.has_zero)
-        addrs[n++] = 0;
+    /* the set's own array becomes the sorted list: no second array (and
+     * at most 3/4 full, it has room for the address 0 after the others) */
     for (i = 0; i < (size_t)1 << set.bits; i++)
         if (set.slots[i])
-            addrs[n++] = set.slots[i];
-    qsort(addrs, n, sizeof(*addrs), cmp_u64);
+            set.slots[n++] = set.slots[i];
+    if (set.has_zero)
+        set.slots[n++] = 0;
+    xu_sort_u64(set.slots, n);
+    addrs = set.slots;
+    set.slots = NULL;
+    /* a smaller block: shrinking may fail and leave it as it is */
+    if (n && (set.slots = realloc(addrs, n * sizeof(*addrs))) != NULL)
+        addrs = set.slots;
+    set.slots = NULL;
     *out = addrs;
     addrs = NULL;
     rc = (long)n;

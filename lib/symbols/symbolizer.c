@@ -9,12 +9,16 @@
  * is consulted exactly once per address.
  *
  * A writer asks once per frame of every stack (20 million times for a
- * million 20-deep samples), so the question itself must be cheap: an
- * open-addressing table over the sorted array answers it in O(1) (a binary
- * search over tens of thousands of addresses cost a quarter of a folded
- * conversion).  The table holds 32-bit indices, at most 3/4 full.  A writer
- * that keeps its own answer per address asks for the address's index
- * (xu_symbolizer_index) and keeps it in an array, not in a map of its own.
+ * million 20-deep samples), so the question itself must be cheap: one
+ * open-addressing table answers it in O(1) (a binary search over tens of
+ * thousands of addresses cost a quarter of a folded conversion).  Each
+ * slot holds the address itself and its chain, 12 bytes, at most 7/10
+ * full, so a question is one cache line: when stacks share nothing the
+ * distinct addresses are millions, the table is a hundred megabytes, and
+ * a second array to consult (the address, then its chain, then a
+ * writer's entry by its index) was a cache miss a frame each.  A writer
+ * keeps its answer per chain (xu_symbolizer_chain), or per slot
+ * (xu_symbolizer_index) when it needs one per address.
  *
  * Names are demangled here, once per distinct symbol (a function's many
  * return addresses share one readable name), so no writer pays for it and
@@ -37,11 +41,13 @@
 #include "symbols/xu_demangle.h"
 #include "symbols/xu_dwarf_lines.h"
 #include "symbols/xu_symbols.h"
+#include "util/xu_big.h"
 
 #define HEX_LEN 19              /* "0x" + 16 digits + NUL */
 #define HEX_BLOCK 4096          /* hex names a block */
 #define NO_CHAIN UINT32_MAX
-/* Address slots hold index + 1 in 32 bits, 0 marking a free one. */
+#define PREFETCH_AHEAD 16       /* addresses: the slots being fetched at once */
+/* Chains are numbered in 32 bits, NO_CHAIN marking a free slot. */
 #define MAX_ADDRS (UINT32_MAX - 1)
 
 static size_t slot_of(uint64_t addr, unsigned int bits)
@@ -91,22 +97,28 @@ struct sym_set {
 };
 
 /*
- * Per address 8 bytes of address, 4 of chain index and at most 5.3 of
- * slots (32-bit, at most 3/4 full): 18 bytes an address at most, where
- * it was 112 to 144 (an entry, a line and 64-bit slots each).
+ * One slot of the address table: the address in two halves (12 bytes a
+ * slot, not 16: in 32-bit words, no padding) and its chain.
+ */
+struct addr_slot {
+    uint32_t lo, hi;
+    uint32_t chain;                 /* NO_CHAIN: free */
+};
+
+/*
+ * Per address 10/7 of a slot of 12 bytes, 17 bytes, where it was 112 to
+ * 144 (an entry, a line and 64-bit slots each).
  */
 struct xu_symbolizer {
-    uint64_t *addrs;                /* sorted */
-    uint32_t *chain_of;             /* per address */
-    size_t n;
+    size_t n;                       /* addresses */
     struct chain *chains;
     size_t nr_chains, cap_chains;
     struct xu_frame_line *lines;
     size_t nr_lines, cap_lines;
     bool has_dwarf;
     struct str_pool pool;
-    uint32_t *slots;                /* index + 1 into addrs, 0 = empty */
-    unsigned int slot_bits;         /* 1 << slot_bits slots */
+    struct addr_slot *slots;
+    size_t nr_slots;
     char **hex;                     /* blocks of HEX_BLOCK names of HEX_LEN bytes */
     size_t nr_hex;
     char **demangled;               /* the readable names chains point to */
@@ -320,42 +332,65 @@ static int fill_chain(struct xu_symbolizer *sz, uint32_t ci, const struct xu_fra
     return 0;
 }
 
-/* The chain of address i: its symbol's shared one, or its own. */
-static int resolve_one(struct xu_symbolizer *sz, size_t i, const struct xu_symbol *sym,
-                       struct sym_set *set, struct xu_dwarf_lines *dl, unsigned int flags)
+/* *ci gets the chain of addr: its symbol's shared one, or its own. */
+static int resolve_one(struct xu_symbolizer *sz, uint64_t addr, const struct xu_symbol *sym,
+                       struct sym_set *set, struct xu_dwarf_lines *dl, unsigned int flags,
+                       uint32_t *ci)
 {
     struct xu_frame_line chain[XU_INLINE_MAX_DEPTH];
     bool demangle = !(flags & XU_SYMBOLIZER_RAW_NAMES);
     struct sym_name *sn = NULL;
     const char *name;
     unsigned int c = 0;
-    uint32_t ci;
 
     if (sym) {
         if (!(sn = sym_entry(sz, set, sym, demangle)))
             return ENOMEM;
         name = sn->name;
         if (dl)
-            c = xu_dwarf_lines_at(dl, sz->addrs[i], flags & XU_SYMBOLIZER_INLINE, chain,
+            c = xu_dwarf_lines_at(dl, addr, flags & XU_SYMBOLIZER_INLINE, chain,
                                   XU_INLINE_MAX_DEPTH);
         if (c == 0 && sn->chain != NO_CHAIN) {
-            sz->chain_of[i] = sn->chain;
+            *ci = sn->chain;
             return 0;
         }
-    } else if (!(name = hex_name(sz, sz->addrs[i]))) {
+    } else if (!(name = hex_name(sz, addr))) {
         return ENOMEM;
     }
     if (c == 0) {
         memset(chain, 0, sizeof(chain[0]));
         c = 1;
     }
-    if ((ci = new_chain(sz, name, sym, c)) == NO_CHAIN)
+    if ((*ci = new_chain(sz, name, sym, c)) == NO_CHAIN)
         return ENOMEM;
     if (sn && c == 1 && !chain[0].file && !chain[0].line && !chain[0].inlined &&
         !chain[0].name)
-        sn->chain = ci;         /* the symbol's shared chain: no line of its own */
-    sz->chain_of[i] = ci;
-    return fill_chain(sz, ci, chain, demangle);
+        sn->chain = *ci;        /* the symbol's shared chain: no line of its own */
+    return fill_chain(sz, *ci, chain, demangle);
+}
+
+/*
+ * The first slot to probe for addr: the hash scaled to the table's size
+ * (not a power of two: the table is sized to 7/10 full at most, where a
+ * power of two left it between 3/8 and 3/4, up to 100 MB for five
+ * million addresses).
+ */
+static size_t home_slot(const struct xu_symbolizer *sz, uint64_t addr)
+{
+    return (size_t)(((unsigned __int128)(addr * 0x9e3779b97f4a7c15ULL) * sz->nr_slots) >> 64);
+}
+
+/* addr's slot, or the free slot where it would go. */
+static size_t find_slot(const struct xu_symbolizer *sz, uint64_t addr)
+{
+    size_t j;
+
+    /* at most 7/10 full: a probe sequence always reaches a free slot */
+    for (j = home_slot(sz, addr); sz->slots[j].chain != NO_CHAIN;
+         j = j + 1 == sz->nr_slots ? 0 : j + 1)
+        if (sz->slots[j].lo == (uint32_t)addr && sz->slots[j].hi == (uint32_t)(addr >> 32))
+            break;
+    return j;
 }
 
 /*
@@ -363,17 +398,18 @@ static int resolve_one(struct xu_symbolizer *sz, size_t i, const struct xu_symbo
  * line and the functions inlined at it.  DWARF that libdw cannot open
  * leaves names only; running out of memory fails.  0 or ENOMEM.
  */
-static int resolve(struct xu_symbolizer *sz, const struct xu_symtab *st, unsigned int flags,
-                   const char *elf_path, struct xu_log *log)
+static int resolve(struct xu_symbolizer *sz, const uint64_t *addrs, const struct xu_symtab *st,
+                   unsigned int flags, const char *elf_path, struct xu_log *log)
 {
     struct xu_dwarf_lines *dl = NULL;
     struct sym_set set = { 0 };
     bool dwarf_tried = false;
-    size_t i;
+    size_t i, j;
+    uint32_t ci;
     int err = 0, rc;
 
     for (i = 0; i < sz->n && !err; i++) {
-        const struct xu_symbol *sym = st ? xu_symtab_lookup(st, sz->addrs[i]) : NULL;
+        const struct xu_symbol *sym = st ? xu_symtab_lookup(st, addrs[i]) : NULL;
 
         /* DWARF is read only when some address has a symbol */
         if (sym && elf_path && !dwarf_tried) {
@@ -387,32 +423,31 @@ static int resolve(struct xu_symbolizer *sz, const struct xu_symtab *st, unsigne
                 xu_warn(log, "%s: no source lines nor inlined functions: %s", elf_path,
                         strerror(-rc));
         }
-        err = resolve_one(sz, i, sym, &set, dl, flags);
+        /* sorted addresses land on slots at random: the slot of one a few
+         * ahead is fetched while this one is resolved */
+        if (i + PREFETCH_AHEAD < sz->n)
+            __builtin_prefetch(&sz->slots[home_slot(sz, addrs[i + PREFETCH_AHEAD])]);
+        if ((err = resolve_one(sz, addrs[i], sym, &set, dl, flags, &ci)) != 0)
+            break;
+        j = find_slot(sz, addrs[i]);
+        sz->slots[j] = (struct addr_slot){ (uint32_t)addrs[i], (uint32_t)(addrs[i] >> 32), ci };
     }
     xu_dwarf_lines_free(dl);
     free(set.slots);
     return err;
 }
 
-/* The address index: 32-bit slots at most 3/4 full (probes stay short and
- * a free slot always exists).  0 or ENOMEM. */
-static int build_slots(struct xu_symbolizer *sz)
+/* The address table, every slot free: at most 7/10 full once filled
+ * (probes stay short and a free slot always exists).  0 or ENOMEM. */
+static int new_slots(struct xu_symbolizer *sz)
 {
-    size_t i, mask;
+    size_t nr = sz->n / 7 * 10 + sz->n % 7 * 10 / 7 + 2;
 
-    sz->slot_bits = 1;
-    while (sz->slot_bits < 40 && ((size_t)1 << sz->slot_bits) / 4 * 3 < sz->n + 1)
-        sz->slot_bits++;
-    if (!(sz->slots = calloc((size_t)1 << sz->slot_bits, sizeof(*sz->slots))))
+    sz->nr_slots = nr;
+    if (nr > SIZE_MAX / sizeof(*sz->slots) || !(sz->slots = xu_big_alloc(nr * sizeof(*sz->slots))))
         return ENOMEM;
-    mask = ((size_t)1 << sz->slot_bits) - 1;
-    for (i = 0; i < sz->n; i++) {
-        size_t j = slot_of(sz->addrs[i], sz->slot_bits);
-
-        while (sz->slots[j])
-            j = (j + 1) & mask;
-        sz->slots[j] = (uint32_t)(i + 1);
-    }
+    /* NO_CHAIN in every word marks every slot free */
+    memset(sz->slots, 0xff, nr * sizeof(*sz->slots));
     return 0;
 }
 
@@ -426,7 +461,7 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
     int err = 0;
 
     for (i = 1; i < n; i++) {
-        if (addrs[i] <= addrs[i - 1]) {     /* the lookup below relies on it */
+        if (addrs[i] <= addrs[i - 1]) {     /* one slot an address, symbols in order */
             err = EINVAL;
             goto out;
         }
@@ -436,15 +471,12 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
         goto out;
     }
     sz = calloc(1, sizeof(*sz));
-    if (!sz || !(sz->addrs = malloc((n ? n : 1) * sizeof(*sz->addrs))) ||
-        !(sz->chain_of = malloc((n ? n : 1) * sizeof(*sz->chain_of)))) {
+    if (!sz) {
         err = ENOMEM;
         goto out;
     }
     sz->n = n;
-    if (n)
-        memcpy(sz->addrs, addrs, n * sizeof(*addrs));
-    if ((err = resolve(sz, st, flags, elf_path, log)) != 0 || (err = build_slots(sz)) != 0)
+    if ((err = new_slots(sz)) != 0 || (err = resolve(sz, addrs, st, flags, elf_path, log)) != 0)
         goto out;
     ret = sz;
     sz = NULL;
@@ -462,8 +494,6 @@ void xu_symbolizer_free(struct xu_symbolizer *sz)
 
     if (!sz)
         return;
-    free(sz->addrs);
-    free(sz->chain_of);
     free(sz->chains);
     free(sz->slots);
     for (i = 0; i * HEX_BLOCK < sz->nr_hex; i++)
@@ -480,42 +510,67 @@ void xu_symbolizer_free(struct xu_symbolizer *sz)
     free(sz);
 }
 
+void xu_symbolizer_prefetch(const struct xu_symbolizer *sz, uint64_t addr)
+{
+    if (sz)
+        __builtin_prefetch(&sz->slots[home_slot(sz, addr)]);
+}
+
 long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr)
 {
-    size_t mask, j;
-    uint32_t k;
+    size_t j;
 
-    if (!sz || !sz->slots)
+    if (!sz)
         return -1;
-    mask = ((size_t)1 << sz->slot_bits) - 1;
-    /* at most 3/4 full: a probe sequence always reaches an empty slot */
-    for (j = slot_of(addr, sz->slot_bits); (k = sz->slots[j]) != 0; j = (j + 1) & mask)
-        if (sz->addrs[k - 1] == addr)
-            return (long)(k - 1);
-    return -1;
+    j = find_slot(sz, addr);
+    return sz->slots[j].chain == NO_CHAIN ? -1 : (long)j;
 }
 
 size_t xu_symbolizer_count(const struct xu_symbolizer *sz)
 {
-    return sz ? sz->n : 0;
+    return sz ? sz->nr_slots : 0;
+}
+
+long xu_symbolizer_chain(const struct xu_symbolizer *sz, uint64_t addr)
+{
+    size_t j;
+
+    if (!sz)
+        return -1;
+    j = find_slot(sz, addr);
+    return sz->slots[j].chain == NO_CHAIN ? -1 : (long)sz->slots[j].chain;
+}
+
+size_t xu_symbolizer_nr_chains(const struct xu_symbolizer *sz)
+{
+    return sz ? sz->nr_chains : 0;
+}
+
+unsigned int xu_symbolizer_chain_frames(const struct xu_symbolizer *sz, size_t c,
+                                        const struct xu_symbol **sym,
+                                        const struct xu_frame_line **out)
+{
+    const struct chain *ch = sz && c < sz->nr_chains ? &sz->chains[c] : NULL;
+
+    *sym = ch ? ch->sym : NULL;
+    *out = ch ? &sz->lines[ch->first] : NULL;
+    return ch ? ch->count : 0;
 }
 
 unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
                                      const struct xu_symbol **sym,
                                      const struct xu_frame_line **out)
 {
-    const struct chain *c = sz && k < sz->n ? &sz->chains[sz->chain_of[k]] : NULL;
+    uint32_t c = sz && k < xu_symbolizer_count(sz) ? sz->slots[k].chain : NO_CHAIN;
 
-    *sym = c ? c->sym : NULL;
-    *out = c ? &sz->lines[c->first] : NULL;
-    return c ? c->count : 0;
+    return xu_symbolizer_chain_frames(sz, c == NO_CHAIN ? SIZE_MAX : c, sym, out);
 }
 
 static const struct chain *find(const struct xu_symbolizer *sz, uint64_t addr)
 {
-    long k = xu_symbolizer_index(sz, addr);
+    long c = xu_symbolizer_chain(sz, addr);
 
-    return k < 0 ? NULL : &sz->chains[sz->chain_of[k]];
+    return c < 0 ? NULL : &sz->chains[c];
 }
 
 const char *xu_symbolizer_name(const struct xu_symbolizer *sz, uint64_t addr,

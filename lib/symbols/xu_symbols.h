@@ -139,18 +139,43 @@ unsigned int xu_symbolizer_frames(const struct xu_symbolizer *sz, uint64_t addr,
                                   const struct xu_frame_line **out);
 
 /*
- * The position of addr among the addresses given (ascending), or -1 for
- * one that was not given (and for sz NULL): 0 <= index <
- * xu_symbolizer_count().  A writer that remembers something per address
- * keeps it in an array by this index, 4 bytes an address, instead of a
- * map of its own keyed by address.
+ * A slot of addr in the symboliser's table of addresses, or -1 for one
+ * that was not given (and for sz NULL): 0 <= index < xu_symbolizer_count(),
+ * one index an address, not dense (the table is up to 7/10 full).  A writer that remembers something per address keeps it in an
+ * array by this index, 4 bytes a slot, instead of a map of its own keyed
+ * by address; one whose answer depends on the functions alone keeps it
+ * per chain (below), which costs less.
  */
 long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr);
 size_t xu_symbolizer_count(const struct xu_symbolizer *sz);
-/* xu_symbolizer_frames() of the address at index k (0 for k out of range),
- * and *sym its symbol (NULL: unresolved). */
+/* xu_symbolizer_frames() of the address at index k (0 for k out of range
+ * or a slot without an address), and *sym its symbol (NULL: unresolved). */
 unsigned int xu_symbolizer_frames_at(const struct xu_symbolizer *sz, size_t k,
                                      const struct xu_symbol **sym,
                                      const struct xu_frame_line **out);
+
+/*
+ * The chain of addr: what it resolves to (its symbol and functions), as a
+ * number 0 <= chain < xu_symbolizer_nr_chains(), or -1 for an address not
+ * given.  Addresses in one symbol without a source line or an inlined
+ * function of their own share their symbol's chain (without DWARF, all
+ * of them): a profile's distinct addresses can be millions where its
+ * functions are thousands.  An unresolved address has a chain of its own.
+ * Asking costs one probe of one table.
+ */
+long xu_symbolizer_chain(const struct xu_symbolizer *sz, uint64_t addr);
+/*
+ * Start bringing addr's slot into the cache, for a writer about to ask
+ * for a whole stack's frames: asked one after another, each frame of a
+ * stack that shares nothing waits for its own cache miss; prefetched
+ * first, the misses overlap.  Only a hint: any address, sz NULL included.
+ */
+void xu_symbolizer_prefetch(const struct xu_symbolizer *sz, uint64_t addr);
+size_t xu_symbolizer_nr_chains(const struct xu_symbolizer *sz);
+/* The functions of chain c as xu_symbolizer_frames() gives them (0 for c
+ * out of range), and *sym its symbol (NULL: unresolved). */
+unsigned int xu_symbolizer_chain_frames(const struct xu_symbolizer *sz, size_t c,
+                                        const struct xu_symbol **sym,
+                                        const struct xu_frame_line **out);
 
 #endif

@@ -74,9 +74,11 @@ static void test_cap_counts_dropped(void **state)
     xu_profile_free(p);
 }
 
-static void test_many_stacks_all_findable(void **state)
+/* max_stacks: the default keeps a tag of each stack's hash in its slot;
+ * from 2^24 - 1 on the index takes the whole slot and there is none. */
+static void many_stacks_all_findable(size_t max_stacks)
 {
-    struct xu_profile *p = xu_profile_new(0);
+    struct xu_profile *p = xu_profile_new(max_stacks);
     uint64_t pcs[4], i;
 
     for (i = 0; i < 100000; i++) {
@@ -99,6 +101,14 @@ static void test_many_stacks_all_findable(void **state)
     /* early stacks' PCs survived all the growth */
     assert_int_equal(xu_profile_stack(p, 0)->pcs[3], 0x5555);
     xu_profile_free(p);
+}
+
+static void test_many_stacks_all_findable(void **state)
+{
+    (void)state;
+    many_stacks_all_findable(0);
+    many_stacks_all_findable((1u << 24) - 2);  /* the largest with a tag */
+    many_stacks_all_findable((1u << 24) - 1);  /* without */
 }
 
 static void test_unique_addrs_adjusts_return_addresses(void **state)
