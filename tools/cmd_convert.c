@@ -21,7 +21,7 @@
 #include "cli_log.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "output/funcs.h"
+#include "output/function_ids.h"
 #include "render_options.h"
 #include "symbols/xu_elf_find.h"
 #include "util/xu_atomic_file.h"

@@ -11,7 +11,7 @@
 #ifndef XU_INPUT_PRIV_H
 #define XU_INPUT_PRIV_H
 
-#include "output/funcs.h"
+#include "output/function_ids.h"
 #include "input/xu_input.h"
 
 struct input_builder {

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
+#include "function_ids.h"
 #include "paths.h"
 #include "output/xu_flamegraph.h"
 

@@ -37,7 +37,7 @@
 #include <zlib.h>
 #endif
 
-#include "funcs.h"
+#include "function_ids.h"
 
 #ifdef HAVE_ZLIB
 

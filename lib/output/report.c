@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
+#include "function_ids.h"
 
 #define REPORT_TOP 20
 #define REPORT_COLS 79          /* one short of 80: no wrap on any terminal */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
+#include "function_ids.h"
 
 struct ss {
     const struct xu_output_ctx *ctx;

@@ -14,7 +14,7 @@
 
 #include "record/stack_priv.h"
 #include "arch/xu_arch.h"
-#include "output/funcs.h"
+#include "output/function_ids.h"
 #include "profile/xu_profile.h"
 
 #define ARM_PSR_AARCH32 0x10u

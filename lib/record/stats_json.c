@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/funcs.h"
+#include "output/function_ids.h"
 #include "record/xu_record.h"
 #include "util/xu_atomic_file.h"
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * output_funcs.h - what the writers of stacks-as-functions share (internal).
+ * function_ids.h - what the writers of stacks-as-functions share (internal).
  *
  * A flame graph, a report, pprof and speedscope all turn frames into
  * function names.  Doing that per frame (a symbol lookup, a string compare)
  * would be the cost of a writer, so names are built once per unique lookup
  * address and frames become small integer function ids through hash maps.
  */
-#ifndef XU_OUTPUT_FUNCS_H
-#define XU_OUTPUT_FUNCS_H
+#ifndef XU_OUTPUT_FUNCTION_IDS_H
+#define XU_OUTPUT_FUNCTION_IDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,7 +85,7 @@ struct xu_funcs {
      * function inlined and not inlined is two; split by lines, one a line. */
     bool mark_inline;
     bool split_lines;
-    /* Per lookup key, its functions outermost first (funcs.c): in by_chain
+    /* Per lookup key, its functions outermost first (function_ids.c): in by_chain
      * itself when one, else in chain, where chain[off] is their count and
      * their ids follow. */
     struct xu_u64map by_chain;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * output_funcs.c - function ids, hash maps and escaping for the writers.
+ * function_ids.c - function ids, hash maps and escaping for the writers.
  */
 #include "config.h"
 
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "funcs.h"
+#include "function_ids.h"
 
 #define FREE_SLOT UINT32_MAX
 #define STRTAB_BLOCK (64 * 1024)
