@@ -283,18 +283,23 @@ static const char *relative_at(const struct reader *r, size_t o, size_t b, size_
 {
     uint64_t base;
     size_t i;
+    bool negative = false;
 
     if (o > r->len || r->len - o < 4 * n || b > r->len - 8 || (o & 3))
         return NULL;
     base = rd64(r->p + b);
-    /* CONFIG_KALLSYMS_ABSOLUTE_PERCPU: negative offsets count down from base - 1 */
+    /* CONFIG_KALLSYMS_ABSOLUTE_PERCPU: negative offsets count down from
+     * base - 1, others are absolute; the kernel's own text is always below
+     * base - 1 there, so a table without a negative offset is the plain
+     * encoding (no kernel has 2 GiB of symbols above its base). */
     for (i = 0; i < n; i++) {
         int32_t v = (int32_t)rd32(r->p + o + 4 * i);
 
+        negative |= v < 0;
         a[i] = v >= 0 ? (uint64_t)v : base - 1 - (uint64_t)(int64_t)v;
     }
-    if (sorted(a, n))
-        return "base-relative offsets, absolute per-CPU";
+    if (negative)
+        return sorted(a, n) ? "base-relative offsets, absolute per-CPU" : NULL;
     for (i = 0; i < n; i++)
         a[i] = base + rd32(r->p + o + 4 * i);
     return sorted(a, n) ? "base-relative offsets" : NULL;
