@@ -18,8 +18,12 @@ DUMP=${DUMP:-./tests/tools/kallsyms_dump}
 [ -x "$DUMP" ] || { echo "error: $DUMP not built" >&2; exit 99; }
 [ "$(uname -m)" = x86_64 ] || skip "Debian's amd64 kernel is read on x86_64 hosts only"
 command -v dpkg-deb >/dev/null 2>&1 || skip "no dpkg-deb to open Debian's kernel package"
-CACHE=${XU_LINUX_CACHE:-${HOME:-/root}/.cache/xen-uniprof-linux}
-LABCACHE=${XU_LAB_CACHE:-${HOME:-/root}/.cache/xen-uniprof-lab}
+# The user's own home, not $HOME: package builds point $HOME at a scratch
+# directory, and the caches would be downloaded again there.
+home=$(getent passwd "$(id -u)" 2>/dev/null | cut -d: -f6)
+home=${home:-${HOME:-/root}}
+CACHE=${XU_LINUX_CACHE:-$home/.cache/xen-uniprof-linux}
+LABCACHE=${XU_LAB_CACHE:-$home/.cache/xen-uniprof-lab}
 
 # The kernel package: the lab's, ours, or downloaded.
 deb=$(ls "$LABCACHE"/*/debs/linux-image-*-amd64_*_amd64.deb "$CACHE"/linux-image-*-amd64_*_amd64.deb \
