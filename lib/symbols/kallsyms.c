@@ -35,7 +35,14 @@ struct reader {
     size_t len;
     char *err;
     size_t err_size;
+    size_t budget;                  /* name entries left to examine */
 };
+
+/* Name entries and scan steps in all, over every candidate: a real table
+ * is found in one pass of at most XU_KALLSYMS_MAX_SYMS entries and a scan
+ * over its names; a crafted buffer full of near-misses ends here instead of
+ * taking minutes. */
+#define ENTRY_BUDGET (8u * XU_KALLSYMS_MAX_SYMS)
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -183,19 +190,32 @@ static size_t entry_len(const struct reader *r, size_t off, size_t end)
     return head + len;
 }
 
+/* Whether the entry of length l at off starts with a type letter, as every
+ * name does (its first token's first character). */
+static bool typed(const struct reader *r, const struct layout *L, size_t off, size_t l)
+{
+    size_t head = l > 1 && (r->p[off] & 0x80) ? 2 : 1;
+    uint8_t c = r->p[L->tokens + rd16(r->p + L->index + 2 * r->p[off + head])];
+
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '?';
+}
+
 /* Whether n names at names lead exactly to the markers in L (each 256th at
  * its marker, the last ending in the alignment gap before them). */
-static bool names_match(const struct reader *r, size_t names, size_t n, const struct layout *L)
+static bool names_match(struct reader *r, size_t names, size_t n, const struct layout *L)
 {
     size_t off = names, i;
 
     for (i = 0; i < n; i++) {
         size_t l;
 
+        if (r->budget == 0)
+            return false;
+        r->budget--;
         if (i % MARKER_STEP == 0 && rd32(r->p + L->markers + 4 * (i / MARKER_STEP)) != off - names)
             return false;
         l = entry_len(r, off, L->markers);
-        if (l == 0)
+        if (l == 0 || !typed(r, L, off, l))
             return false;
         off += l;
     }
@@ -205,7 +225,7 @@ static bool names_match(const struct reader *r, size_t names, size_t n, const st
 /* kallsyms_num_syms and names before markers of L (n 0: unknown, within
  * the markers' range).  Scans back from the markers over at most the
  * largest names table such a count could have. */
-static bool find_names(const struct reader *r, struct layout *L, size_t n)
+static bool find_names(struct reader *r, struct layout *L, size_t n)
 {
     size_t lo_n = n ? n : (L->nmarkers - 1) * MARKER_STEP + 1;
     size_t hi_n = n ? n : L->nmarkers * MARKER_STEP;
@@ -218,22 +238,24 @@ static bool find_names(const struct reader *r, struct layout *L, size_t n)
         uint32_t v = rd32(r->p + q);
 
         if (v >= lo_n && v <= hi_n) {
-            size_t p1 = q + 4, p2 = align_up(q + 4, 8);
+            size_t p1 = q + 4, p2 = align_up(q + 4, 8), at;
 
-            if (names_match(r, p1, v, L) || (p2 != p1 && names_match(r, p2, v, L))) {
+            at = names_match(r, p1, v, L) ? p1 : p2 != p1 && names_match(r, p2, v, L) ? p2 : 0;
+            if (at) {
                 L->num_syms = q;
-                L->names = names_match(r, p1, v, L) ? p1 : p2;
+                L->names = at;
                 L->n = v;
                 return true;
             }
         }
-        if (q < stop + 4)
+        if (q < stop + 4 || r->budget == 0)
             return false;
+        r->budget--;                    /* the scan costs too */
     }
 }
 
 /* Markers of k entries ending at e (4-aligned), with n symbols when known. */
-static bool try_markers(const struct reader *r, struct layout *L, size_t e, size_t k, size_t n,
+static bool try_markers(struct reader *r, struct layout *L, size_t e, size_t k, size_t n,
                         bool seqs)
 {
     if (e < 4 * k || (e & 3) || !markers_plausible(r, e - 4 * k, k))
@@ -244,7 +266,7 @@ static bool try_markers(const struct reader *r, struct layout *L, size_t e, size
     return find_names(r, L, n);
 }
 
-static bool find_markers(const struct reader *r, struct layout *L)
+static bool find_markers(struct reader *r, struct layout *L)
 {
     size_t t = L->tokens, k, n, e, tries = 0;
 
@@ -387,7 +409,7 @@ static int expand_names(const struct reader *r, const struct layout *L, const ui
 int xu_kallsyms_read(const uint8_t *ro, size_t len, struct xu_kallsyms *out, char *err,
                      size_t err_size)
 {
-    struct reader r = { ro, len, err, err_size };
+    struct reader r = { ro, len, err, err_size, ENTRY_BUDGET };
     struct layout L;
     uint64_t *addrs = NULL;
     const char *how;
