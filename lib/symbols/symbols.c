@@ -87,6 +87,8 @@ struct xu_symtab_sink {
     char *pool;
     size_t pool_len, pool_cap;
     bool skip_sources;          /* XU_SYMTAB_ELF_ONLY */
+    size_t *xsecs;              /* executable sections by address, for sources */
+    size_t nxsecs;
     char source_why[192];       /* why the last source tried gave nothing */
 };
 
@@ -135,6 +137,50 @@ static int cand_add(struct xu_symtab_sink *b, const struct cand *c)
     return 0;
 }
 
+static int xsec_cmp(const void *pa, const void *pb, void *secs)
+{
+    const struct section *s = secs;
+    uint64_t a = s[*(const size_t *)pa].addr, b = s[*(const size_t *)pb].addr;
+
+    return a < b ? -1 : a > b;
+}
+
+/* The executable sections sorted by address, once: a source's symbols are
+ * placed by binary search, however many sections a hostile file has. */
+static int index_exec_sections(struct xu_symtab_sink *b)
+{
+    size_t i;
+
+    b->xsecs = malloc((b->nsecs ? b->nsecs : 1) * sizeof(*b->xsecs));
+    if (!b->xsecs)
+        return -ENOMEM;
+    for (i = 1; i < b->nsecs; i++)
+        if (b->secs[i].exec && b->secs[i].size)
+            b->xsecs[b->nxsecs++] = i;
+    qsort_r(b->xsecs, b->nxsecs, sizeof(*b->xsecs), xsec_cmp, b->secs);
+    return 0;
+}
+
+/* The executable section holding addr (the last one starting at or below
+ * it), or 0. */
+static size_t exec_section_of(const struct xu_symtab_sink *b, uint64_t addr)
+{
+    size_t lo = 0, hi = b->nxsecs, i;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (b->secs[b->xsecs[mid]].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    i = b->xsecs[lo - 1];
+    return addr - b->secs[i].addr < b->secs[i].size ? i : 0;
+}
+
 int xu_symtab_sink_add(struct xu_symtab_sink *b, const char *name, uint64_t start,
                        uint64_t size, bool function)
 {
@@ -143,10 +189,10 @@ int xu_symtab_sink_add(struct xu_symtab_sink *b, const char *name, uint64_t star
     size_t i;
     int rc;
 
-    for (i = 1; i < b->nsecs; i++)
-        if (b->secs[i].exec && start >= b->secs[i].addr && start - b->secs[i].addr < b->secs[i].size)
-            break;
-    if (i >= b->nsecs)
+    if (!b->xsecs && (rc = index_exec_sections(b)) < 0)
+        return rc;
+    i = exec_section_of(b, start);
+    if (i == 0)
         return 0;
     c.shndx = i;
     if (size > b->secs[i].size - (start - b->secs[i].addr))
@@ -627,6 +673,7 @@ out:
     free(b.pool);
     free(b.cands);
     free(b.secs);
+    free(b.xsecs);
     if (elf)
         elf_end(elf);
     if (fd >= 0)
