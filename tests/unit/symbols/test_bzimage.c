@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -208,8 +209,8 @@ static uint8_t *compressed_image(size_t f, size_t *len)
     return img;
 }
 
-/* A small vmlinux: .text, and .rodata with kallsyms tables. */
-static int setup(void **state)
+/* A small vmlinux: .text, and .rodata with kallsyms tables; flags as mkelf's. */
+static uint8_t *make_vmlinux(unsigned int flags, size_t *out_len)
 {
     static const struct mkks_sym ks[] = {
         { "__per_cpu_start", 0, 'A' },
@@ -222,9 +223,9 @@ static int setup(void **state)
         { "_etext", TEXT + 0x1000, 'T' },
     };
     char path[] = "/tmp/xu-bz-vmlinux-XXXXXX";
-    size_t blen;
+    size_t blen, len;
     uint8_t *blob = mkkallsyms(ks, sizeof(ks) / sizeof(ks[0]), MKKS_SEQS | MKKS_PERCPU, 64,
-                               &blen, NULL);
+                               &blen, NULL), *p;
     struct mkelf_section secs[] = {
         { ".text", TEXT, 0x1000, false },
         { ".rodata", RODATA, 0, true },
@@ -233,7 +234,6 @@ static int setup(void **state)
     FILE *f;
     int fd;
 
-    (void)state;
     assert_non_null(blob);
     secs[1].size = blen;
     patch.bytes = blob;
@@ -241,17 +241,26 @@ static int setup(void **state)
     fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(mkelf_write_patched(path, secs, 2, &patch, 1, NULL, 0, MKELF_STRIPPED), 0);
+    assert_int_equal(mkelf_write_patched(path, secs, 2, &patch, 1, NULL, 0,
+                                         MKELF_STRIPPED | flags), 0);
     f = fopen(path, "rb");
     assert_non_null(f);
     fseek(f, 0, SEEK_END);
-    vmlinux_len = (size_t)ftell(f);
+    len = (size_t)ftell(f);
     fseek(f, 0, SEEK_SET);
-    vmlinux = malloc(vmlinux_len);
-    assert_int_equal(fread(vmlinux, 1, vmlinux_len, f), vmlinux_len);
+    p = malloc(len);
+    assert_int_equal(fread(p, 1, len, f), len);
     fclose(f);
     unlink(path);
     free(blob);
+    *out_len = len;
+    return p;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    vmlinux = make_vmlinux(0, &vmlinux_len);
     return 0;
 }
 
@@ -436,6 +445,55 @@ static void test_elf_find_bzimage(void **state)
     free(img);
 }
 
+/* A debug file with a real symbol table, found by the vmlinux's build-id,
+ * wins over the kernel's kallsyms. */
+static void test_elf_find_prefers_debug_file(void **state)
+{
+    static const struct mkelf_sym dbg_syms[] = {
+        { "schedule_from_dbg", TEXT + 0x200, 0x80, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    struct capture cap = { .log = { .emit = capture_emit, .min_level = XU_LOG_DEBUG } };
+    char root[] = "/tmp/xu-bz-root-XXXXXX", dir[128], dbg[192], hexid[2 * MKELF_BUILD_ID_LEN + 1];
+    char path[] = "/tmp/xu-bz-image-XXXXXX";
+    struct xu_elf_find_config cfg = { 0 };
+    struct xu_elf_choice ch;
+    size_t len, i, img_len;
+    uint8_t *with_id = make_vmlinux(MKELF_BUILD_ID, &len), *buf, *img;
+
+    (void)state;
+    cap.log.ctx = &cap;
+    assert_non_null(mkdtemp(root));
+    for (i = 0; i < MKELF_BUILD_ID_LEN; i++)
+        snprintf(hexid + 2 * i, 3, "%02x", mkelf_build_id[i]);
+    snprintf(dir, sizeof(dir), "%s/.build-id", root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dir, sizeof(dir), "%s/.build-id/%.2s", root, hexid);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dbg, sizeof(dbg), "%s/%s.debug", dir, hexid + 2);
+    assert_int_equal(mkelf_write(dbg, TEXT, 0x1000, dbg_syms, 1, MKELF_BUILD_ID), 0);
+
+    buf = malloc(len * 2 + 4096);
+    assert_non_null(buf);
+    img = make_image(buf, formats[0].fn(with_id, len, buf, len * 2 + 4096), &img_len);
+    write_file(path, img, img_len);
+    cfg.kernel = path;
+    cfg.debug_root = root;
+    assert_int_equal(xu_elf_find(&cfg, &cap.log, &ch), 0);
+    assert_int_equal(ch.source, XU_ELF_FROM_BUILD_ID);
+    assert_null(xu_symtab_origin(ch.symtab));
+    assert_string_equal(xu_symtab_lookup(ch.symtab, TEXT + 0x210)->name, "schedule_from_dbg");
+    xu_elf_choice_dispose(&ch);
+    unlink(dbg);
+    rmdir(dir);
+    snprintf(dir, sizeof(dir), "%s/.build-id", root);
+    rmdir(dir);
+    rmdir(root);
+    unlink(path);
+    free(img);
+    free(buf);
+    free(with_id);
+}
+
 /* An LZO bzImage: one line naming the format, the search stops there. */
 static void test_elf_find_unsupported(void **state)
 {
@@ -515,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_output_cap),
         cmocka_unit_test(test_not_elf_and_unknown),
         cmocka_unit_test(test_elf_find_bzimage),
+        cmocka_unit_test(test_elf_find_prefers_debug_file),
         cmocka_unit_test(test_elf_find_unsupported),
         cmocka_unit_test(test_write_corpus),
     };
