@@ -23,6 +23,7 @@
 #include "exit_codes.h"
 #include "output/function_ids.h"
 #include "render_options.h"
+#include "symbols/xu_bzimage.h"
 #include "symbols/xu_elf_find.h"
 #include "util/xu_atomic_file.h"
 
@@ -95,7 +96,10 @@ int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out
     struct held_log held = { .log = { .emit = held_emit, .ctx = &held,
                                       .min_level = log ? log->min_level : XU_LOG_WARN } };
     struct xu_elf_choice choice;
-    int rc = xu_symtab_open_for(path, EM_NONE, &held.log, out);
+    /* a real symbol table first; a bzImage or a vmlinux without one goes
+     * through the search, which falls back to the kernel's kallsyms last */
+    int rc = xu_bzimage_is_file(path) ? -ENODATA
+             : xu_symtab_open_flags(path, EM_NONE, XU_SYMTAB_ELF_ONLY, &held.log, out);
 
     if (rc != -ENODATA)
         held_release(&held, log);
@@ -118,6 +122,9 @@ int xu_cmd_open_elf(const char *path, struct xu_log *log, struct xu_symtab **out
             *symbols_path = choice.path;
             choice.symtab = NULL;
             choice.path = NULL;
+            /* a decompressed kernel lives in its memory file: kept open for the
+             * command's life, as its path is read again (DWARF, outputs) */
+            choice.mem_fd = -1;
         }
         xu_elf_choice_dispose(&choice);
         if (rc < 0)

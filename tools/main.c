@@ -13,6 +13,7 @@
 #include "record.h"
 #include "arch/xu_arch.h"
 #include "output/xu_output.h"
+#include "symbols/xu_decompress.h"
 #include "target/xu_target.h"
 
 /* What this build profiles: on Xen the guests have the dom0's architecture. */
@@ -25,6 +26,21 @@ static const char *native_guests(void)
     if (a && strcmp(a->name, "arm64") == 0)
         return "arm64 guests (AArch64 at EL1 or EL0; AArch32: where they are stopped only)";
     return "none on this host's architecture";
+}
+
+/* The bzImage payloads this build decompresses (xu_decompress.h). */
+static void print_kernel_formats(void)
+{
+    static const enum xu_compression all[] = {
+        XU_COMP_GZIP, XU_COMP_XZ, XU_COMP_LZMA, XU_COMP_ZSTD, XU_COMP_LZ4, XU_COMP_BZIP2,
+    };
+    size_t i;
+
+    printf("linux kernels: bzImage payloads");
+    for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (xu_decompress_supported(all[i]))
+            printf(" %s", xu_compression_name(all[i]));
+    printf("; symbols from kallsyms when there is no symbol table\n");
 }
 
 static void print_version(void)
@@ -61,6 +77,7 @@ static void print_version(void)
            ""
 #endif
            );
+    print_kernel_formats();
 }
 
 static void print_help(void)

@@ -108,6 +108,11 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
         goto out;
     }
     xu_info(log, "symbols: %s (%s)", choice->shown ? choice->shown : choice->path, choice->reason);
+    /* names alone do not make a Linux profile right: say what is missing */
+    if (choice->symtab && xu_symtab_origin(choice->symtab))
+        xu_warn(log, "a Linux kernel: its frames are named from its kallsyms, but its stacks "
+                "need ORC and a kernel relocated at boot (KASLR) is not located; "
+                "xen-uniprof reads neither yet, so expect incomplete kernel stacks");
 out:
     free(kernel);
     return ec;

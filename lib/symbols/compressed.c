@@ -37,15 +37,21 @@ enum xu_compression xu_compression_of(const char *path)
 {
     unsigned char head[6] = { 0 };
     ssize_t n;
-    size_t i;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
     if (fd < 0)
         return XU_COMP_NONE;
     n = read(fd, head, sizeof(head));
     close(fd);
-    for (i = 0; n > 0 && i < NFORMATS; i++)
-        if ((size_t)n >= formats[i].len && memcmp(head, formats[i].magic, formats[i].len) == 0)
+    return n > 0 ? xu_compression_of_bytes(head, (size_t)n) : XU_COMP_NONE;
+}
+
+enum xu_compression xu_compression_of_bytes(const unsigned char *p, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < NFORMATS; i++)
+        if (len >= formats[i].len && memcmp(p, formats[i].magic, formats[i].len) == 0)
             return formats[i].c;
     return XU_COMP_NONE;
 }
@@ -77,7 +83,6 @@ int xu_compression_strip_suffix(const char *path, enum xu_compression c, char *b
     return -1;
 }
 
-#ifdef HAVE_ZLIB
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
     while (n) {
@@ -94,6 +99,31 @@ static int write_all(int fd, const unsigned char *p, size_t n)
     return 0;
 }
 
+int xu_memfd_from_bytes(const void *p, size_t n, int *fd, char **mem_path)
+{
+    char name[64];
+    int mfd, rc;
+
+    *fd = -1;
+    *mem_path = NULL;
+    mfd = memfd_create("xen-uniprof-kernel", MFD_CLOEXEC);
+    if (mfd < 0)
+        return -errno;
+    rc = write_all(mfd, p, n);
+    if (rc == 0) {
+        snprintf(name, sizeof(name), "/proc/self/fd/%d", mfd);
+        *mem_path = strdup(name);
+        rc = *mem_path ? 0 : -ENOMEM;
+    }
+    if (rc < 0) {
+        close(mfd);
+        return rc;
+    }
+    *fd = mfd;
+    return 0;
+}
+
+#ifdef HAVE_ZLIB
 int xu_gunzip_to_memfd(const char *path, struct xu_log *log, int *fd, char **mem_path)
 {
     unsigned char buf[64 * 1024];

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/xu_bzimage.h"
 #include "symbols/xu_compressed.h"
 #include "symbols/xu_debuginfod.h"
 #include "symbols/xu_elf_find.h"
@@ -227,6 +228,8 @@ struct search {
     struct xu_log *log;
     struct quiet quiet;
     const char *start;
+    const char *shown;              /* the start file as the user knows it */
+    unsigned int flags;             /* xu_symtab_open_flags() */
     struct elf_facts facts;         /* of the start file */
     char tried[1024];               /* for the final error */
     size_t tried_len;
@@ -270,9 +273,9 @@ static int try_candidate(struct search *s, const char *path, enum xu_elf_source 
         return 0;
     }
     s->quiet.error[0] = '\0';
-    rc = xu_symtab_open_for(path, s->cfg->any_machine ? EM_NONE
-                            : s->cfg->machine ? s->cfg->machine : EM_X86_64,
-                            &s->quiet.log, &st);
+    rc = xu_symtab_open_flags(path, s->cfg->any_machine ? EM_NONE
+                              : s->cfg->machine ? s->cfg->machine : EM_X86_64,
+                              s->flags, &s->quiet.log, &st);
     if (rc == -ENOMEM)
         return rc;
     if (rc == -ENODATA) {
@@ -449,7 +452,8 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
     char cand[4096 + 2 * BUILD_ID_MAX + 64], sibling[4096];
     bool from_arg = cfg->elf != NULL;
     enum xu_compression comp;
-    int rc;
+    char *bz_path = NULL;
+    int bz_fd = -1, rc;
 
     xu_elf_choice_init(out);
     memset(&s, 0, sizeof(s));
@@ -457,6 +461,8 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
     s.log = log;
     quiet_init(&s.quiet, log);
     s.start = from_arg ? cfg->elf : cfg->kernel;
+    s.shown = s.start;
+    s.flags = XU_SYMTAB_ELF_ONLY;       /* a real symbol table first, anywhere */
     if (!s.start || !s.start[0]) {
         xu_error(log, "the domain's kernel file is not known: pass the guest's ELF with "
                  "--elf FILE");
@@ -475,8 +481,19 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
         return rc;
     }
 
+    /* 0. a Linux bzImage: its vmlinux, decompressed in memory */
+    if (xu_bzimage_is_file(s.start)) {
+        rc = xu_bzimage_to_memfd(s.start, log, &bz_fd, &bz_path);
+        if (rc < 0) {
+            rc = rc == -ENOMEM ? rc : -ENODATA;
+            goto out;
+        }
+        xu_debug(log, "symbol search: %s is a bzImage: reading its vmlinux", s.start);
+        s.start = bz_path;
+    }
+
     /* 0. a compressed kernel, as Xen's loader takes it */
-    comp = xu_compression_of(s.start);
+    comp = bz_path ? XU_COMP_NONE : xu_compression_of(s.start);
     if (comp != XU_COMP_NONE) {
         rc = try_compressed(&s, comp, out, sibling, sizeof(sibling));
         if (rc != 0)
@@ -489,7 +506,7 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
                        from_arg ? "--elf has symbols" : "kernel has symbols", false, out);
     if (rc != 0)
         goto out;
-    note_tried(&s, s.start);
+    note_tried(&s, s.shown);
     read_facts(s.start, &s.facts);
 
     /* 2. the .dbg sibling */
@@ -524,10 +541,32 @@ int xu_elf_find(const struct xu_elf_find_config *cfg, struct xu_log *log,
     if (rc != 0)
         goto out;
 
-    xu_error(log, "no symbols for the guest: %s has no symbol table and none was found "
-             "(tried %s); pass the unstripped ELF with --elf FILE", s.start, s.tried);
+    /* 6. the kernel's own tables (a Linux vmlinux's kallsyms) */
+    s.flags = 0;
+    rc = try_candidate(&s, s.start, from_arg ? XU_ELF_FROM_ARG : XU_ELF_FROM_KERNEL,
+                       "the kernel's own kallsyms tables", false, out);
+    if (rc != 0)
+        goto out;
+
+    xu_error(log, "no symbols for the guest: %s has no symbol table%s and none was found "
+             "(tried %s); pass the unstripped ELF with --elf FILE", s.shown,
+             bz_path ? " nor kallsyms tables that could be read" : "", s.tried);
     rc = -ENODATA;
 out:
+    if (rc == 1 && bz_path) {
+        /* what was chosen may be a debug file: the memory file goes either way */
+        if (strcmp(out->path, bz_path) == 0) {
+            out->mem_fd = bz_fd;
+            bz_fd = -1;
+            free(out->shown);
+            if (asprintf(&out->shown, "%s (vmlinux decompressed from the bzImage)",
+                         s.shown) < 0)
+                out->shown = NULL;
+        }
+    }
+    if (bz_fd >= 0)
+        close(bz_fd);
+    free(bz_path);
     if (rc == 1) {
         xu_debug(log, "symbols from %s (%s)", out->shown ? out->shown : out->path, out->reason);
         rc = 0;

@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symbols/symtab_source.h"
 #include "symbols/xu_symbols.h"
 
 #define BUILD_ID_MAX 64         /* sha1 is 20, md5/uuid 16: anything larger is bogus */
@@ -55,6 +56,7 @@ struct xu_symtab {
     size_t n;
     char *pool;                 /* all names */
     unsigned int machine;
+    const char *origin;         /* NULL: .symtab/.dynsym; else a source's name */
     size_t build_id_len;
     uint8_t build_id[BUILD_ID_MAX];
 };
@@ -73,7 +75,7 @@ struct section {
     bool exec;
 };
 
-struct builder {
+struct xu_symtab_sink {
     const char *path;
     struct xu_log *log;
     uint64_t file_size;         /* to tell a damaged file from a stripped one */
@@ -84,9 +86,13 @@ struct builder {
     size_t n, cap;
     char *pool;
     size_t pool_len, pool_cap;
+    bool skip_sources;          /* XU_SYMTAB_ELF_ONLY */
+    size_t *xsecs;              /* executable sections by address, for sources */
+    size_t nxsecs;
+    char source_why[192];       /* why the last source tried gave nothing */
 };
 
-static int pool_add(struct builder *b, const char *s, size_t *off)
+static int pool_add(struct xu_symtab_sink *b, const char *s, size_t *off)
 {
     size_t len = strlen(s) + 1;
 
@@ -111,7 +117,7 @@ static int pool_add(struct builder *b, const char *s, size_t *off)
     return 0;
 }
 
-static int cand_add(struct builder *b, const struct cand *c)
+static int cand_add(struct xu_symtab_sink *b, const struct cand *c)
 {
     if (b->n >= MAX_SYMBOLS)
         return -E2BIG;
@@ -131,6 +137,92 @@ static int cand_add(struct builder *b, const struct cand *c)
     return 0;
 }
 
+static int xsec_cmp(const void *pa, const void *pb, void *secs)
+{
+    const struct section *s = secs;
+    uint64_t a = s[*(const size_t *)pa].addr, b = s[*(const size_t *)pb].addr;
+
+    return a < b ? -1 : a > b;
+}
+
+/* The executable sections sorted by address, once: a source's symbols are
+ * placed by binary search, however many sections a hostile file has. */
+static int index_exec_sections(struct xu_symtab_sink *b)
+{
+    size_t i;
+
+    b->xsecs = malloc((b->nsecs ? b->nsecs : 1) * sizeof(*b->xsecs));
+    if (!b->xsecs)
+        return -ENOMEM;
+    for (i = 1; i < b->nsecs; i++)
+        if (b->secs[i].exec && b->secs[i].size)
+            b->xsecs[b->nxsecs++] = i;
+    qsort_r(b->xsecs, b->nxsecs, sizeof(*b->xsecs), xsec_cmp, b->secs);
+    return 0;
+}
+
+/* The executable section holding addr (the last one starting at or below
+ * it), or 0. */
+static size_t exec_section_of(const struct xu_symtab_sink *b, uint64_t addr)
+{
+    size_t lo = 0, hi = b->nxsecs, i;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (b->secs[b->xsecs[mid]].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    i = b->xsecs[lo - 1];
+    return addr - b->secs[i].addr < b->secs[i].size ? i : 0;
+}
+
+int xu_symtab_sink_add(struct xu_symtab_sink *b, const char *name, uint64_t start,
+                       uint64_t size, bool function)
+{
+    struct cand c = { .start = start, .size = size,
+                      .type = function ? STT_FUNC : STT_NOTYPE, .bind = STB_GLOBAL };
+    size_t i;
+    int rc;
+
+    if (!b->xsecs && (rc = index_exec_sections(b)) < 0)
+        return rc;
+    i = exec_section_of(b, start);
+    if (i == 0)
+        return 0;
+    c.shndx = i;
+    if (size > b->secs[i].size - (start - b->secs[i].addr))
+        c.size = 0;             /* past its section: up to the next symbol instead */
+    rc = pool_add(b, name, &c.name_off);
+    return rc < 0 ? rc : cand_add(b, &c);
+}
+
+/* No .symtab symbols: each source in turn until one gives some. */
+static int read_sources(struct xu_symtab_sink *b, Elf *elf, struct xu_symtab *st)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; xu_symtab_sources[i]; i++) {
+        b->source_why[0] = '\0';
+        rc = xu_symtab_sources[i]->read(elf, b->path, b->log, b, b->source_why,
+                                        sizeof(b->source_why));
+        if (rc == 0 && b->n > 0) {
+            st->origin = xu_symtab_sources[i]->name;
+            return 0;
+        }
+        if (rc < 0 && rc != -ENODATA)
+            return rc;
+        xu_debug(b->log, "%s: no symbols from %s: %s", b->path, xu_symtab_sources[i]->name,
+                 b->source_why[0] ? b->source_why : "none");
+    }
+    return 0;
+}
+
 static bool is_local_label(const char *name)
 {
     if (name[0] == '.' && name[1] == 'L')
@@ -147,7 +239,7 @@ static bool is_local_label(const char *name)
  * the real section index (extended indices resolved), special tells that
  * st_shndx was a reserved value such as SHN_ABS.
  */
-static bool keep_symbol(const struct builder *b, const GElf_Sym *sym, GElf_Word shndx,
+static bool keep_symbol(const struct xu_symtab_sink *b, const GElf_Sym *sym, GElf_Word shndx,
                         bool special, size_t *sec)
 {
     unsigned char type = GELF_ST_TYPE(sym->st_info);
@@ -167,10 +259,10 @@ static bool keep_symbol(const struct builder *b, const GElf_Sym *sym, GElf_Word 
 }
 
 /* Remember the first problem: it is the error when no symbol is found. */
-static void problem(struct builder *b, const char *fmt, ...)
+static void problem(struct xu_symtab_sink *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-static void problem(struct builder *b, const char *fmt, ...)
+static void problem(struct xu_symtab_sink *b, const char *fmt, ...)
 {
     va_list ap;
 
@@ -182,12 +274,12 @@ static void problem(struct builder *b, const char *fmt, ...)
 }
 
 /* Whether [off, off + size) lies inside the file. */
-static bool in_file(const struct builder *b, uint64_t off, uint64_t size)
+static bool in_file(const struct xu_symtab_sink *b, uint64_t off, uint64_t size)
 {
     return off <= b->file_size && size <= b->file_size - off;
 }
 
-static int read_symbol_section(struct builder *b, Elf *elf, Elf_Scn *scn,
+static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
                                const GElf_Shdr *shdr, Elf_Data *xndx)
 {
     size_t index = elf_ndxscn(scn), count, i;
@@ -328,7 +420,7 @@ static uint64_t sat_end(uint64_t start, uint64_t size)
 }
 
 /* Steps 2-4 of the header comment. */
-static int build_table(struct builder *b, struct xu_symtab *st)
+static int build_table(struct xu_symtab_sink *b, struct xu_symtab *st)
 {
     size_t i, n = 0, best = 0;
     uint64_t best_end = 0;
@@ -391,7 +483,7 @@ static const char *machine_name(unsigned int m)
     }
 }
 
-static int read_elf(struct builder *b, Elf *elf, unsigned int machine, struct xu_symtab *st)
+static int read_elf(struct xu_symtab_sink *b, Elf *elf, unsigned int machine, struct xu_symtab *st)
 {
     GElf_Ehdr ehdr;
     Elf_Scn *scn = NULL;
@@ -493,9 +585,16 @@ static int read_elf(struct builder *b, Elf *elf, unsigned int machine, struct xu
     }
     if (b->problem[0])
         xu_warn(b->log, "%s: %s (the other symbols are used)", b->path, b->problem);
+    if (b->n == 0 && !b->skip_sources) {
+        rc = read_sources(b, elf, st);
+        if (rc < 0)
+            return rc;
+    }
     if (b->n == 0) {
-        xu_error(b->log, "%s has no symbol table (stripped?): pass the unstripped ELF "
-                 "with --elf, e.g. the .dbg file", b->path);
+        xu_error(b->log, "%s has no symbol table (stripped?)%s%s%s: pass the unstripped ELF "
+                 "with --elf, e.g. the .dbg file", b->path,
+                 b->source_why[0] ? " and " : "", b->source_why,
+                 b->source_why[0] ? " either" : "");
         return -ENODATA;
     }
     return build_table(b, st);
@@ -509,7 +608,14 @@ int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out)
 int xu_symtab_open_for(const char *path, unsigned int machine, struct xu_log *log,
                        struct xu_symtab **out)
 {
-    struct builder b = { .path = path, .log = log };
+    return xu_symtab_open_flags(path, machine, 0, log, out);
+}
+
+int xu_symtab_open_flags(const char *path, unsigned int machine, unsigned int flags,
+                         struct xu_log *log, struct xu_symtab **out)
+{
+    struct xu_symtab_sink b = { .path = path, .log = log,
+                                .skip_sources = (flags & XU_SYMTAB_ELF_ONLY) != 0 };
     struct xu_symtab *st = NULL;
     Elf *elf = NULL;
     struct stat sb;
@@ -567,6 +673,7 @@ out:
     free(b.pool);
     free(b.cands);
     free(b.secs);
+    free(b.xsecs);
     if (elf)
         elf_end(elf);
     if (fd >= 0)
@@ -654,4 +761,9 @@ const uint8_t *xu_symtab_build_id(const struct xu_symtab *st, size_t *len)
 unsigned int xu_symtab_machine(const struct xu_symtab *st)
 {
     return st->machine;
+}
+
+const char *xu_symtab_origin(const struct xu_symtab *st)
+{
+    return st->origin;
 }

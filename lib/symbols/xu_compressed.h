@@ -31,6 +31,8 @@ enum xu_compression {
 
 /* How path is compressed (XU_COMP_NONE also when it cannot be read). */
 enum xu_compression xu_compression_of(const char *path);
+/* How the bytes p[0, len) start. */
+enum xu_compression xu_compression_of_bytes(const unsigned char *p, size_t len);
 const char *xu_compression_name(enum xu_compression c);
 /* The file name without the format's usual suffix (".gz", ".xz", ...), in
  * buf; 0, or -1 when the name has no such suffix. */
@@ -42,5 +44,11 @@ int xu_compression_strip_suffix(const char *path, enum xu_compression c, char *b
  * -EFBIG past XU_MAX_KERNEL_BYTES, -EBADMSG for a corrupt stream, -errno.
  */
 int xu_gunzip_to_memfd(const char *path, struct xu_log *log, int *fd, char **mem_path);
+
+/*
+ * The n bytes at p as an anonymous in-memory file: *fd, and *mem_path its
+ * /proc/self/fd name (malloc'd).  0 or -errno.
+ */
+int xu_memfd_from_bytes(const void *p, size_t n, int *fd, char **mem_path);
 
 #endif

@@ -17,7 +17,15 @@
  *      another build);
  *   5. the debuginfod servers of $DEBUGINFOD_URLS, asked for the debug
  *      file of the start file's build-id (xu_debuginfod.h); never when the
- *      variable is unset or empty.
+ *      variable is unset or empty;
+ *   6. the start file's other symbol sources (symtab_source.h): a Linux
+ *      vmlinux's own kallsyms tables.  Steps 1-5 take only a real symbol
+ *      table, so a debug file wins over kallsyms wherever one is found.
+ *
+ * A Linux bzImage start file (xu_bzimage.h) is first replaced by the
+ * vmlinux inside it, decompressed into an anonymous in-memory file (the
+ * choice's mem_fd when it is chosen); a payload that cannot be read ends
+ * the search with one line saying why.
  *
  * A compressed start file (xu_compressed.h) is first read decompressed
  * (gzip), then its uncompressed sibling (the name without ".gz", ".xz",

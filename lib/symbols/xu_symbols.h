@@ -45,7 +45,19 @@ struct xu_symbol {
 int xu_symtab_open(const char *path, struct xu_log *log, struct xu_symtab **out);
 int xu_symtab_open_for(const char *path, unsigned int machine, struct xu_log *log,
                        struct xu_symtab **out);
+/*
+ * A file without such symbols is then read by the other symbol sources
+ * (lib/symbols/sources.c): a Linux vmlinux's own kallsyms tables, whose
+ * function symbols (t, T, w, W) are sized up to the next kernel symbol.
+ * XU_SYMTAB_ELF_ONLY reads .symtab and .dynsym alone (the search for a
+ * debug file prefers one with a real table before falling back).
+ */
+#define XU_SYMTAB_ELF_ONLY (1u << 0)
+int xu_symtab_open_flags(const char *path, unsigned int machine, unsigned int flags,
+                         struct xu_log *log, struct xu_symtab **out);
 void xu_symtab_free(struct xu_symtab *st);
+/* NULL for symbols from .symtab/.dynsym, else the source's name ("kallsyms"). */
+const char *xu_symtab_origin(const struct xu_symtab *st);
 
 size_t xu_symtab_count(const struct xu_symtab *st);
 /* The symbol containing addr, or NULL.  O(log n). */
