@@ -35,10 +35,14 @@ uk_xenctx() {
 }
 
 # uk_profile VARIANT UNWIND: the guest unikraft-VARIANT by name, as an admin would, with
-# the ticks spaced at random as xen-uniprof advises for a guest that blocks (this one
-# naps 40 % of the time): at a strict period the pauses that land in its work stretch its
-# cycle into step with the ticks, and function_2 came out 1.1 to 2.3 points above the
-# guest's own split, function_3 as much below, in all seven runs of one quiet boot.  run()
+# the ticks spaced at random as xen-uniprof advises for a guest that blocks (this one naps
+# about 40 % of the time), and spinning, as the states set's blocking guest is sampled:
+# under emulation Xen delivers timer interrupts late and together, so a sleeping sampler
+# woke with the guest's own wake-up from its nap and sampled the start of its work more.
+# At a strict period and sleeping, function_2 came out 1.1 to 2.3 points above the
+# guest's own split (function_3 as much below) in all seven runs of one quiet boot; with
+# --jitter=0.5 alone, 1.1 to 1.3 points still on the frame-pointer build's three runs
+# (0.2 to 0.7 on the other four).  dom0 has a CPU of its own here, as --spin needs.  run()
 # interrupts a command 60 s after $LAB_MAX_SECONDS: that follows $UK_T here (else a run
 # capped at 300 s was stopped at 160 s).
 uk_profile() {
@@ -46,7 +50,7 @@ uk_profile() {
     LAB_MAX_SECONDS=$UK_T
     run unikraft-$1-$2 \
         xen-uniprof unikraft-$1 -F "$LAB_SHARE_FREQ" -T "$UK_T" --samples $UK_SAMPLES \
-            --unwind=$2 --jitter=0.5 -o /out/unikraft-$1-$2.folded \
+            --unwind=$2 --spin --jitter=0.5 -o /out/unikraft-$1-$2.folded \
             --stats /out/unikraft-$1-$2.stats.json
     LAB_MAX_SECONDS=$uk_max
 }
