@@ -32,6 +32,10 @@ MINIOS_ROOTS = {"thread_starter", "_start"}
 # xenctx walks RBP alone: stopped in a function's first instructions, before its push
 # %rbp; mov %rsp,%rbp, it skips the caller (judges/xenctx.py).
 PROLOGUE_BYTES = 4
+# Code that makes no frame record: stopped there, RBP is still the caller's frame, and
+# xenctx skips the caller the same way (Mini-OS idles in a hypercall page entry under
+# HYPERVISOR_sched_op; the profiles judge requires that frame of our walk).
+FRAMELESS_LEAVES = {"hypercall_page"}
 
 
 def load(text, what, reasons):
@@ -87,7 +91,8 @@ def check_xenctx(d, sid, nofp, live, r, reasons):
             if theirs[0] != ours[0]:
                 reasons.append("vCPU %d: xenctx is in %s, stack in %s" % (v, theirs[0], ours[0]))
             continue
-        skip_caller = xen["vcpu%d" % v][0][1] < PROLOGUE_BYTES and len(ours) > 1
+        skip_caller = len(ours) > 1 and (xen["vcpu%d" % v][0][1] < PROLOGUE_BYTES or
+                                         ours[0] in FRAMELESS_LEAVES)
         want = ours if not skip_caller else ours[:1] + ours[2:]
         if theirs != want[:len(theirs)] and theirs != ours[:len(theirs)]:
             reasons.append("vCPU %d: xenctx's frames %s differ from stack's %s" % (
