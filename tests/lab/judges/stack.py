@@ -8,6 +8,11 @@ from its root; and xenctx -f -C -s (ID.xenctx) must agree with us on the functio
 frame it prints: all of them for the frame-pointer builds, the innermost one for the CFI
 builds (-nofp), whose RBP is no frame pointer for xenctx to follow.
 
+stack-minios-VARIANT: the same on Xen's Mini-OS (scenarios/minios.sh), idle: vCPU 0 blocked
+in the hypercall page under block_domain, its chain from a thread's root (thread_starter,
+or _start on the boot path); xenctx on every frame for the -O0 build as shipped, on the
+innermost for -O3 -g (o3g), which keeps no frame pointer for xenctx to follow.
+
 stack-crash-TYPE: the core that on_crash = "coredump-destroy" left of tests/guests/crash.c
 must show vCPU 0 in crash_inner, under crash_middle, crash_outer and main.
 """
@@ -22,9 +27,15 @@ CHAINS = {"nested": {0: ["_start", "start_kernel", "main"]},
                   1: ["_start_ap", "secondary_main"]}}
 CRASH_CHAIN = ["crash_inner", "crash_middle", "crash_outer", "main", "start_kernel",
                "_start"]
+# Where every chain of a running Mini-OS starts (judges/minios.py's THREAD_ROOTS).
+MINIOS_ROOTS = {"thread_starter", "_start"}
 # xenctx walks RBP alone: stopped in a function's first instructions, before its push
 # %rbp; mov %rsp,%rbp, it skips the caller (judges/xenctx.py).
 PROLOGUE_BYTES = 4
+# Code that makes no frame record: stopped there, RBP is still the caller's frame, and
+# xenctx skips the caller the same way (Mini-OS idles in a hypercall page entry under
+# HYPERVISOR_sched_op; the profiles judge requires that frame of our walk).
+FRAMELESS_LEAVES = {"hypercall_page"}
 
 
 def load(text, what, reasons):
@@ -80,7 +91,8 @@ def check_xenctx(d, sid, nofp, live, r, reasons):
             if theirs[0] != ours[0]:
                 reasons.append("vCPU %d: xenctx is in %s, stack in %s" % (v, theirs[0], ours[0]))
             continue
-        skip_caller = xen["vcpu%d" % v][0][1] < PROLOGUE_BYTES and len(ours) > 1
+        skip_caller = len(ours) > 1 and (xen["vcpu%d" % v][0][1] < PROLOGUE_BYTES or
+                                         ours[0] in FRAMELESS_LEAVES)
         want = ours if not skip_caller else ours[:1] + ours[2:]
         if theirs != want[:len(theirs)] and theirs != ours[:len(theirs)]:
             reasons.append("vCPU %d: xenctx's frames %s differ from stack's %s" % (
@@ -128,6 +140,32 @@ def check_core(d, sid, live, r, reasons):
     r["core_frames_equal"] = not any("differ:" in x for x in reasons)
 
 
+def judge_minios(d, sid, m):
+    variant = m.group(1)
+    guest = "minios-" + variant
+    r, reasons, rc = begin(d, sid, guest=guest, variant=variant,
+                           build="fp" if variant == "shipped" else "cfi")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    live = vcpu_frames(load(read_id(d, sid, ".stdout"), "stack's output", reasons))
+    if sorted(live) != [0]:
+        reasons.append("live: online vCPUs %s (expected [0])" % sorted(live))
+    check_core(d, sid, live, r, reasons)
+    names = physical(live.get(0, {}).get("frames", []))
+    r["chains"] = {0: ";".join(reversed([str(n) for n in names]))}
+    r["ends"] = {0: live.get(0, {}).get("end")}
+    if not names or names[-1] not in MINIOS_ROOTS:
+        reasons.append("vCPU 0: the stack does not start at %s (root first: %s)" % (
+            " or ".join(sorted(MINIOS_ROOTS)), r["chains"][0]))
+    if names[:1] != ["hypercall_page"] or "block_domain" not in names[:3]:
+        reasons.append("vCPU 0: not idle in hypercall_page under block_domain: %s" % (
+            ";".join(str(n) for n in names)))
+    check_xenctx(d, sid, variant != "shipped", live, r, reasons)
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
 def judge_crash(d, sid, m):
     gtype = m.group(1)
     r, reasons, rc = begin(d, sid, guest="crash-" + gtype, guest_type=gtype)
@@ -148,4 +186,5 @@ def judge_crash(d, sid, m):
 JUDGES = [
     (r"stack-(nested|smp)(-nofp)?-(pv|pvh)", judge_paused),
     (r"stack-crash-(pv|pvh)", judge_crash),
+    (r"stack-minios-(shipped|o3g)", judge_minios),
 ]

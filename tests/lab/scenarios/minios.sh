@@ -15,6 +15,10 @@
 #   minios-busy-o3g-cfi     busy.c at -O3 -g, --unwind=cfi: complete, shares, upcall frames
 #   minios-busy-o3g-repeat  $MO_REPEAT short runs of the one above in this boot: none may
 #                           crash, the guest runs after every one
+#   stack-minios-shipped, stack-minios-o3g  `xen-uniprof stack` of the idle guest held
+#                           paused by `xl pause`, `xl dump-core` of it, `stack --core` of
+#                           the core and xenctx -f -C -k 0 -s: judged by judges/stack.py as
+#                           the project's guests are (a Mini-OS PV core is a few MiB)
 # The busy guests boot mini-os.gz (as Mini-OS's domain_config does) and get --elf: finding
 # the ELF is minios-gz-find's business, not theirs.
 # The shares are judged within 3 points of the busy thread's working samples, about 75 %
@@ -39,14 +43,44 @@ mo_xenctx() {
     xenctx_linked0_samples "$1" "$2" "$MO/$3/mini-os.map" "$4"
 }
 
-guest_up minios-shipped minios-shipped-xenctx minios-shipped-idle
+# mo_stack ID NAME VARIANT: the stack-* scenario of judges/stack.py on the idle NAME,
+# paused by xl for the live stack, the dump, the stack of the core and xenctx.
+mo_stack() {
+    id=$1 name=$2 variant=$3
+    selected "$id" || return 0
+    elf=$MO/$variant/mini-os
+    xl pause "$name"
+    xenctx -f -C -k 0 -s "$MO/$variant/mini-os.map" "$(xl domid "$name")" \
+        > "/out/$id.xenctx" 2>&1
+    xen-uniprof stack "$name" --elf "$elf" > "/out/$id.text" 2>&1
+    rm -f /tmp/stack.core
+    t0=$(uptime_s)
+    # bounded: a dump that does not end must not hold the lab
+    timeout -s KILL 300 xl dump-core "$name" /tmp/stack.core > "/out/$id.dump.txt" 2>&1
+    echo $? > "/out/$id.dump.rc"
+    echo "dump seconds: $t0 $(uptime_s)" >> "/out/$id.dump.txt"
+    ls -l /tmp/stack.core >> "/out/$id.dump.txt" 2>&1
+    xen-uniprof stack --core /tmp/stack.core --elf "$elf" --format json \
+        > "/out/$id.core.json" 2> "/out/$id.core.stderr"
+    echo $? > "/out/$id.core.rc"
+    xen-uniprof stack --core /tmp/stack.core --elf "$elf" > "/out/$id.core.text" 2>&1
+    rm -f /tmp/stack.core
+    RUN_GUEST=$name run "$id" xen-uniprof stack "$name" --elf "$elf" --format json
+    xl list "$name" > "/out/$id.xllist-paused" 2>&1
+    xl unpause "$name"
+    xl list "$name" > "/out/$id.xllist" 2>&1
+}
+
+guest_up minios-shipped minios-shipped-xenctx minios-shipped-idle stack-minios-shipped
 mo_xenctx minios-shipped-xenctx minios-shipped shipped 5
+mo_stack stack-minios-shipped minios-shipped shipped
 run minios-shipped-idle \
     xen-uniprof minios-shipped -F "$LAB_FREQ" -T "$T" --samples $MO_IDLE_SAMPLES \
         -o /out/minios-shipped-idle.folded --stats /out/minios-shipped-idle.stats.json
 guest_down minios-shipped
 
-guest_up minios-o3g minios-o3g-idle-cfi
+guest_up minios-o3g minios-o3g-idle-cfi stack-minios-o3g
+mo_stack stack-minios-o3g minios-o3g o3g
 run minios-o3g-idle-cfi \
     xen-uniprof minios-o3g -F "$LAB_FREQ" -T "$T" --samples $MO_SHORT_SAMPLES --unwind=cfi \
         -o /out/minios-o3g-idle-cfi.folded --stats /out/minios-o3g-idle-cfi.stats.json
