@@ -33,6 +33,10 @@ static const struct xu_core_arch core_arches[] = {
     { EM_X86_64, &xu_arch_x86_64, sizeof(vcpu_guest_context_x86_64_t), decode_x86_64 },
 #endif
     { EM_AARCH64, &xu_arch_arm64, sizeof(vcpu_guest_context_arm64_t), decode_arm64 },
+    /* What Xen's own arm toolstack writes: libxenguest's xc_core_arm.h
+     * labels every arm core EM_ARM, and the lab's Xen 4.17 arm64 wrote one
+     * so; in a 64-bit file (the only class read) its contexts are arm64's. */
+    { EM_ARM, &xu_arch_arm64, sizeof(vcpu_guest_context_arm64_t), decode_arm64 },
 };
 
 const struct xu_core_arch *xu_core_arch_by_machine(unsigned int machine)

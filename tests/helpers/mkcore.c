@@ -56,10 +56,14 @@ static uint16_t machine(const struct mkcore *c)
     return c->machine ? c->machine : EM_X86_64;
 }
 
+static bool is_arm(const struct mkcore *c)
+{
+    return machine(c) == EM_AARCH64 || machine(c) == EM_ARM;
+}
+
 static size_t context_size(const struct mkcore *c)
 {
-    return machine(c) == EM_AARCH64 ? sizeof(vcpu_guest_context_arm64_t)
-                                    : sizeof(vcpu_guest_context_x86_64_t);
+    return is_arm(c) ? sizeof(vcpu_guest_context_arm64_t) : sizeof(vcpu_guest_context_x86_64_t);
 }
 
 /* One vCPU's context, as Xen's arch_get_info_guest() leaves it. */
@@ -155,7 +159,7 @@ static int put_contexts(const struct mkcore *c, struct buf *b)
     int rc = ctx ? 0 : -ENOMEM;
 
     for (v = 0; rc == 0 && v < c->nr_vcpus; v++) {
-        if (machine(c) == EM_AARCH64)
+        if (is_arm(c))
             encode_arm64(&c->regs[v], ctx);
         else
             encode_x86(c, &c->regs[v], ctx);

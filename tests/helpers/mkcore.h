@@ -23,7 +23,7 @@
 #define MKCORE_NO_VERSION   (1u << 5)   /* no Xen version note */
 
 struct mkcore {
-    uint16_t machine;                   /* EM_X86_64 (0 too) or EM_AARCH64 */
+    uint16_t machine;   /* EM_X86_64 (0 too), EM_AARCH64, or EM_ARM (Xen's arm label) */
     bool hvm;                           /* .xen_pfn and the HVM magic; else PV's .xen_p2m */
     struct xu_sim *sim;                 /* every frame of it is dumped ... */
     size_t nr_frames;

@@ -315,6 +315,16 @@ static void test_arm64(void **state)
     assert_int_equal(res.depth, n);
     assert_memory_equal(pcs, a64_chain, sizeof(a64_chain));
     unlink(path);
+
+    /* as Xen's arm toolstack labels it (xc_core_arm.h: EM_ARM, 64-bit file) */
+    mc.machine = EM_ARM;
+    assert_int_equal(mkcore_build(&mc, &buf, &len), 0);
+    assert_int_equal(xu_core_parse(buf, len, "t", NULL, &c, NULL), 0);
+    xu_core_get_info(c, &ci);
+    assert_ptr_equal(ci.arch, &xu_arch_arm64);
+    assert_int_equal(xu_core_vcpu(c, 0)->ip, r.ip);
+    xu_core_free(c);
+    free(buf);
     xu_sim_free(sim);
 }
 
