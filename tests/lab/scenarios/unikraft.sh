@@ -42,7 +42,9 @@ uk_xenctx() {
 # At a strict period and sleeping, function_2 came out 1.1 to 2.3 points above the
 # guest's own split (function_3 as much below) in all seven runs of one quiet boot; with
 # --jitter=0.5 alone, 1.1 to 1.3 points still on the frame-pointer build's three runs
-# (0.2 to 0.7 on the other four).  dom0 has a CPU of its own here, as --spin needs.  run()
+# (0.2 to 0.7 on the other four); with both, on a quiet host, function_3 still 0.3 to 1.5
+# points below in all seven (four over the gate): a cause not yet found.  dom0 has a CPU
+# of its own here, as --spin needs.  run()
 # interrupts a command 60 s after $LAB_MAX_SECONDS: that follows $UK_T here (else a run
 # capped at 300 s was stopped at 160 s).
 uk_profile() {
