@@ -22,5 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 FILE *xu_fuzz_sink(void);
 /* A logger that formats and drops every message. */
 struct xu_log *xu_fuzz_log(void);
+/* The input as a file with a path (one memfd, rewritten each call), for
+ * readers that open a path; NULL if it could not be written. */
+const char *xu_fuzz_as_file(const uint8_t *data, size_t size);
 
 #endif

@@ -17,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "sim_guest.h"
@@ -53,23 +51,6 @@ static struct guest *guest(void)
             state = 1;
     }
     return state == 1 ? &gs : NULL;
-}
-
-/* The input as a file with a path, reusing one memfd. */
-static const char *as_file(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-
-    if (fd < 0) {
-        fd = memfd_create("fuzz-elf", MFD_CLOEXEC);
-        if (fd < 0)
-            return NULL;
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
-        return NULL;
-    return path;
 }
 
 static void symbols(const char *path)
@@ -200,7 +181,7 @@ static void find_and_match(const char *path)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = as_file(data, size);
+    const char *path = xu_fuzz_as_file(data, size);
 
     if (!path)
         return 0;

@@ -13,8 +13,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "symbols/xu_bzimage.h"
@@ -24,22 +22,6 @@
 
 /* Small caps: a bomb is found as well at 4 MiB as at 512. */
 #define FUZZ_MAX_OUT (4u << 20)
-
-static const char *as_file(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-
-    if (fd < 0) {
-        fd = memfd_create("fuzz-kernel", MFD_CLOEXEC);
-        if (fd < 0)
-            return NULL;
-        snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
-        return NULL;
-    return path;
-}
 
 static void kallsyms(const uint8_t *data, size_t size)
 {
@@ -56,7 +38,7 @@ static void kallsyms(const uint8_t *data, size_t size)
 
 static void vmlinux_symbols(const uint8_t *elf, size_t len)
 {
-    const char *path = as_file(elf, len);
+    const char *path = xu_fuzz_as_file(elf, len);
     struct xu_symtab *st = NULL;
 
     if (!path || xu_symtab_open(path, xu_fuzz_log(), &st) < 0)
