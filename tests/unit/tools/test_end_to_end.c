@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "ratio_kernel.h"
 #include "sim_guest.h"
 #include "output/xu_output.h"
 #include "sample/xu_sampler.h"
@@ -28,21 +29,10 @@
 
 #define T SIM_TEXT_BASE
 
-static const struct mkelf_sym syms[] = {
-    { "_start",       T + 0x000, 0,    STT_NOTYPE, STB_GLOBAL, 0 },
-    { "start_kernel", T + 0x100, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "main_loop",    T + 0x200, 0x80, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_1",   T + 0x300, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_2",   T + 0x400, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-    { "function_3",   T + 0x500, 0x40, STT_FUNC,   STB_GLOBAL, 0 },
-};
-
-/* Innermost first.  function_3's caller returns to main_loop + 0x80, one
- * past main_loop's last byte (a call that ends the function): only the
- * pc - 1 rule attributes it to main_loop. */
-static const uint64_t in_f1[] = { T + 0x310, T + 0x220, T + 0x130, T + 0x010 };
-static const uint64_t in_f2[] = { T + 0x410, T + 0x228, T + 0x130, T + 0x010 };
-static const uint64_t in_f3[] = { T + 0x510, T + 0x280, T + 0x130, T + 0x010 };
+/* The guest's kernel is tests/helpers/ratio_kernel.h's, written without its
+ * call instructions.  In its stacks, function_3's caller returns to
+ * main_loop + 0x80, one past main_loop's last byte (a call that ends the
+ * function): only the pc - 1 rule attributes it to main_loop. */
 
 struct fixture {
     struct sim_guest g;
@@ -64,7 +54,7 @@ static int setup(void **state)
     f.p = xu_profile_new(0);
     strcpy(f.elf, "/tmp/xu-e2e-XXXXXX");
     close(mkstemp(f.elf));
-    assert_int_equal(mkelf_write(f.elf, T, 0x1000, syms, sizeof(syms) / sizeof(syms[0]), 0), 0);
+    assert_int_equal(mkelf_write(f.elf, T, 0x1000, ratio_kernel_syms, RATIO_KERNEL_NSYMS, 0), 0);
     assert_int_equal(xu_symtab_open(f.elf, NULL, &f.st), 0);
     strcpy(f.out, "/tmp/xu-e2e-out-XXXXXX");
     close(mkstemp(f.out));
@@ -138,9 +128,9 @@ static void test_ratio_guest_folded_exact(void **state)
     struct fixture *f = *state;
     char *text;
 
-    push(f, 0, 0, in_f1, 1);
-    push(f, 0, 1, in_f2, 3);
-    push(f, 0, 2, in_f3, 6);
+    push(f, 0, 0, ratio_kernel_in_f1, 1);
+    push(f, 0, 1, ratio_kernel_in_f2, 3);
+    push(f, 0, 2, ratio_kernel_in_f3, 6);
     text = profile_to_text(f, &xu_output_folded, false, 1000);
     assert_string_equal(text,
         "_start;start_kernel;main_loop;function_1 100\n"
@@ -155,11 +145,11 @@ static void test_two_vcpus_per_vcpu_exact(void **state)
     struct xu_vcpu_regs broken;
     char *text;
 
-    push(f, 0, 0, in_f3, 1);
+    push(f, 0, 0, ratio_kernel_in_f3, 1);
     /* vCPU 1: function_2 three ticks in four; the fourth its frame pointer
      * points at itself, a walk that must end early and be marked so */
-    push(f, 1, 1, in_f2, 3);
-    assert_int_equal(sim_guest_chain(&f->g, 2, in_f1, 4, &broken), 0);
+    push(f, 1, 1, ratio_kernel_in_f2, 3);
+    assert_int_equal(sim_guest_chain(&f->g, 2, ratio_kernel_in_f1, 4, &broken), 0);
     assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, broken.fp, broken.fp), 0);
     assert_int_equal(xu_sim_push_state(f->g.sim, 1, &broken), 0);
     text = profile_to_text(f, &xu_output_folded, true, 400);
