@@ -386,16 +386,13 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (st.reason == XU_STOP_DOMAIN_SHUTDOWN || st.reason == XU_STOP_DOMAIN_GONE) {
         if (created) {
-            xu_info(log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
-                    "was destroyed" : "shut down", st.elapsed_s);
+            xu_info(log, "the domain %s after %.2f s", xu_stop_ending(&st), st.elapsed_s);
         } else if (job->live) {
-            xu_warn(log, "the domain %s after %.2f s", st.reason == XU_STOP_DOMAIN_GONE ?
-                    "was destroyed" : "shut down", st.elapsed_s);
+            xu_warn(log, "the domain %s after %.2f s", xu_stop_ending(&st), st.elapsed_s);
             ec = XU_RECORD_DOMAIN_ENDED;
         } else {
             xu_warn(log, "the domain %s after %.2f s; writing the %" PRIu64 " samples taken",
-                    st.reason == XU_STOP_DOMAIN_GONE ? "was destroyed" : "shut down",
-                    st.elapsed_s, st.samples);
+                    xu_stop_ending(&st), st.elapsed_s, st.samples);
             ec = XU_RECORD_DOMAIN_ENDED;
         }
     }

@@ -100,6 +100,8 @@ static void json_regs(FILE *f, const struct xu_stack_source *src, const struct x
     else
         fprintf(f, ", \"rflags\": \"0x%" PRIx64 "\", \"cr3\": \"0x%" PRIx64 "\", \"cr0\": \"0x%"
                 PRIx64 "\", \"cr4\": \"0x%" PRIx64 "\"", r->rflags, r->mmu.root, r->cr0, r->cr4);
+    if (!is_arm64(src) && r->mmu.root_hi)
+        fprintf(f, ", \"kernel_cr3\": \"0x%" PRIx64 "\"", r->mmu.root_hi);
     fprintf(f, ", \"paging\": \"%s\"}", xu_paging_mode_name(r->mmu.paging));
 }
 
@@ -201,8 +203,12 @@ static void text_regs(FILE *f, const struct xu_stack_source *src, const struct x
         return;
     }
     fprintf(f, "  pc 0x%" PRIx64 "  sp 0x%" PRIx64 "  fp 0x%" PRIx64 "  rflags 0x%" PRIx64
-            "\n  cr3 0x%" PRIx64 " (%s)  cr0 0x%" PRIx64 "  cr4 0x%" PRIx64 "\n", r->ip, r->sp,
+            "\n  cr3 0x%" PRIx64 " (%s)  cr0 0x%" PRIx64 "  cr4 0x%" PRIx64, r->ip, r->sp,
             r->fp, r->rflags, r->mmu.root, xu_paging_mode_name(r->mmu.paging), r->cr0, r->cr4);
+    /* a PV vCPU in user mode: the kernel's table, through which its half is read */
+    if (r->mmu.root_hi)
+        fprintf(f, "  kernel cr3 0x%" PRIx64, r->mmu.root_hi);
+    fputc('\n', f);
 }
 
 static void text_line(FILE *f, unsigned int level, uint64_t pc, const char *name,

@@ -113,8 +113,27 @@ static void wait_until(struct waiter *w, uint64_t deadline_ns, volatile sig_atom
         cpu_relax();
 }
 
-/* Is the domain still worth sampling?  Sets *reason when not. */
-static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason)
+const char *xu_stop_ending(const struct xu_sampler_stats *st)
+{
+    if (st->reason == XU_STOP_DOMAIN_GONE)
+        return "was destroyed";
+    if (st->reason != XU_STOP_DOMAIN_SHUTDOWN)
+        return xu_stop_reason_name(st->reason);
+    /* The codes of xen/include/public/sched.h's SHUTDOWN_*. */
+    switch (st->shutdown_reason) {
+    case 0: return "powered off";
+    case 1: return "rebooted";
+    case 2: return "suspended";
+    case 3: return "crashed";
+    case 4: return "was stopped by Xen's watchdog";
+    case 5: return "asked for a soft reset";
+    default: return "shut down";
+    }
+}
+
+/* Is the domain still worth sampling?  Sets *reason when not, and Xen's
+ * SHUTDOWN_* code in *shutdown when it shut down. */
+static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason, unsigned int *shutdown)
 {
     struct xu_domain_info info;
     int rc = xu_target_info(t, &info);
@@ -125,6 +144,7 @@ static int domain_alive(struct xu_target *t, enum xu_stop_reason *reason)
     }
     if (rc == 0 && info.shutdown) {
         *reason = XU_STOP_DOMAIN_SHUTDOWN;
+        *shutdown = info.shutdown_reason;
         return 0;
     }
     return 1;   /* other errors surface at the next pause */
@@ -378,6 +398,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     }
     if (info.shutdown) {
         st->reason = XU_STOP_DOMAIN_SHUTDOWN;
+        st->shutdown_reason = info.shutdown_reason;
         goto out;
     }
     nr_vcpus = info.max_vcpu_id + 1;
@@ -447,7 +468,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
                 st->reason = XU_STOP_ERROR;
                 st->error = rc;
                 st->left_paused = true;
-            } else if (!domain_alive(t, &why)) {
+            } else if (!domain_alive(t, &why, &st->shutdown_reason)) {
                 st->reason = why;
                 rc = 0;
             } else {
@@ -476,7 +497,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         if (tick_lost_something(bufs, nr_vcpus, st->regs_failures - regs_failures)) {
             enum xu_stop_reason why;
 
-            if (!domain_alive(t, &why)) {
+            if (!domain_alive(t, &why, &st->shutdown_reason)) {
                 st->reason = why;
                 break;
             }
@@ -499,7 +520,7 @@ next:
             enum xu_stop_reason why;
 
             last_alive_ns = now;
-            if (!domain_alive(t, &why)) {
+            if (!domain_alive(t, &why, &st->shutdown_reason)) {
                 st->reason = why;
                 break;
             }

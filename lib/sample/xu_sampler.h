@@ -54,6 +54,11 @@ enum xu_stop_reason {
 const char *xu_stop_reason_name(enum xu_stop_reason r);
 
 struct xu_sampler_stats;
+/* How the domain ended, as a verb phrase ("crashed", "was destroyed",
+ * "powered off"...) for a domain that ended; the reason's name otherwise. */
+const char *xu_stop_ending(const struct xu_sampler_stats *st);
+
+struct xu_sampler_stats;
 
 #define XU_SAMPLER_MAX_JITTER 0.9
 
@@ -151,6 +156,7 @@ struct xu_sampler_stats {
                                      * sampling back to back) */
     double elapsed_s;               /* first tick to last */
     enum xu_stop_reason reason;
+    unsigned int shutdown_reason;   /* SHUTDOWN_* (xen/sched.h) for XU_STOP_DOMAIN_SHUTDOWN */
     int error;                      /* -errno for XU_STOP_ERROR */
     bool left_paused;               /* an unpause failed for good (already logged) */
     unsigned int vcpus;             /* max_vcpu_id + 1 at start */

@@ -83,7 +83,8 @@ struct xu_mmu {
      * It is what the page walk starts from, whichever space that is.
      */
     uint64_t root;
-    uint64_t root_hi;           /* a second root where the architecture has one (arm64: TTBR1_EL1) */
+    uint64_t root_hi;           /* a second root for the upper half, where there is one:
+                                 * arm64 TTBR1_EL1; x86 PV in user mode, the kernel table */
     uint64_t ctl;               /* translation control where the architecture has one (TCR_EL1) */
 };
 

@@ -42,6 +42,7 @@ struct xu_sim {
     uint64_t cur_state;         /* index into every vCPU's cycle */
     uint64_t end_countdown;     /* pauses left before the domain ends */
     int end_armed, end_gone;
+    unsigned int shutdown_reason;       /* SHUTDOWN_* reported once ended */
     int ended, gone;
     uint64_t dying_countdown;   /* pauses left before the domain is dying */
     int dying_armed, dying;
@@ -280,6 +281,11 @@ int xu_sim_push_vstate(struct xu_sim *sim, unsigned int vcpu, enum xu_vstate sta
     return 0;
 }
 
+void xu_sim_shutdown_reason(struct xu_sim *sim, unsigned int code)
+{
+    sim->shutdown_reason = code;
+}
+
 void xu_sim_end_after(struct xu_sim *sim, uint64_t pauses, int gone)
 {
     sim->end_armed = 1;
@@ -419,6 +425,7 @@ static int sim_info(struct xu_target *t, struct xu_domain_info *out)
     out->guest_width = 8;
     out->paused = sim->ctr.pause_depth > 0;
     out->shutdown = sim->ended && !sim->gone;
+    out->shutdown_reason = out->shutdown ? sim->shutdown_reason : 0;
     out->dying = sim->dying;
     return 0;
 }

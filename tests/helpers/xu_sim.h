@@ -82,6 +82,8 @@ int xu_sim_push_vstate(struct xu_sim *sim, unsigned int vcpu, enum xu_vstate sta
                        uint64_t cpu_ns);
 /* Mark the domain shut down / gone after n more pauses (0 = now). */
 void xu_sim_end_after(struct xu_sim *sim, uint64_t pauses, int gone);
+/* The SHUTDOWN_* code a shut-down domain reports (0, poweroff, unless told). */
+void xu_sim_shutdown_reason(struct xu_sim *sim, unsigned int code);
 /* Make the domain dying after n more pauses, as during `xl destroy`: it still
  * pauses and its vCPUs still answer, but info says dying and no new frame
  * can be mapped (its memory is being released). */

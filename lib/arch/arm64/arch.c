@@ -20,6 +20,7 @@
 
 #include "arch/xu_arch.h"
 #include "pagewalk.h"
+#include "util/xu_mix.h"
 
 #define ARM64_OA_BITS 48    /* what an address with the MMU off can be */
 
@@ -27,17 +28,6 @@ static bool arm64_stack_readable(const struct xu_vcpu_regs *regs)
 {
     /* with the MMU off a virtual address is the guest-physical one: walkable */
     return regs->mmu.paging == XU_PAGING_ARM64 || regs->mmu.paging == XU_PAGING_NONE;
-}
-
-/* splitmix64's finaliser: a cheap mix with no bias in any bit */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
 }
 
 /*
@@ -51,8 +41,8 @@ static uint64_t arm64_space_key(const struct xu_mmu *mmu)
     const uint64_t baddr = 0x0000fffffffffffeULL;
 
     if (mmu->paging != XU_PAGING_ARM64)
-        return mix((uint64_t)mmu->paging);
-    return mix(mix(mix(mmu->root & baddr) ^ (mmu->root_hi & baddr)) ^ mmu->ctl);
+        return xu_mix64((uint64_t)mmu->paging);
+    return xu_mix64(xu_mix64(xu_mix64(mmu->root & baddr) ^ (mmu->root_hi & baddr)) ^ mmu->ctl);
 }
 
 static uint64_t arm64_code_address(const struct xu_vcpu_regs *regs, uint64_t ra)

@@ -14,15 +14,26 @@
 #include "arch/xu_arch.h"
 #include "code.h"
 #include "pagewalk.h"
+#include "util/xu_mix.h"
 
 static bool x86_stack_readable(const struct xu_vcpu_regs *regs)
 {
     return regs->mmu.paging == XU_PAGING_LONG4 || regs->mmu.paging == XU_PAGING_LONG5;
 }
 
+/*
+ * The table, without PCID or flags.  A PV vCPU in user mode translates through
+ * two tables: both go into the key, which then has its top bit set (a table
+ * address alone never has), so that it can only meet another such pair, and
+ * that only if the two collide in all other 63 bits.
+ */
 static uint64_t x86_space_key(const struct xu_mmu *mmu)
 {
-    return mmu->root & 0x000ffffffffff000ULL;    /* the table, without PCID or flags */
+    const uint64_t table = 0x000ffffffffff000ULL;
+
+    if (!mmu->root_hi)
+        return mmu->root & table;
+    return (1ULL << 63) | (xu_mix64((mmu->root & table) ^ xu_mix64(mmu->root_hi & table)) >> 1);
 }
 
 static uint64_t x86_code_address(const struct xu_vcpu_regs *regs, uint64_t ra)

@@ -57,10 +57,15 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
      * guest's kernel/user transitions.  The one in effect is the one the
      * stopped vCPU was using.  ctrlreg[1] is 0 while the kernel has not
      * installed a user table, and then the kernel table is the only one.
+     * A user table need not map the kernel at all (Linux's does not), so
+     * in user mode the kernel table stays at hand for the upper half, where
+     * kernel text, stacks and tables live: root_hi, as arm64's TTBR1.
      */
     cr3 = c->ctrlreg[3];
-    if (!out->kernel_mode && c->ctrlreg[1] != 0)
+    if (!out->kernel_mode && c->ctrlreg[1] != 0) {
         cr3 = c->ctrlreg[1];
+        out->mmu.root_hi = (uint64_t)xen_cr3_to_pfn_x86_64(c->ctrlreg[3]) << XU_PAGE_SHIFT;
+    }
     out->mmu.root = (uint64_t)xen_cr3_to_pfn_x86_64(cr3) << XU_PAGE_SHIFT;
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];

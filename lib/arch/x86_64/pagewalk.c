@@ -62,6 +62,8 @@ enum xu_mem_fault xu_x86_translate(const struct xu_mmu *mmu, uint64_t va,
     }
     if (!canonical(va, mmu->paging))
         return XU_MEM_NON_CANONICAL;
+    if ((int64_t)va < 0 && mmu->root_hi != 0)
+        table = mmu->root_hi & PTE_ADDR;    /* a PV user table's kernel half */
 
     for (l = levels; l >= 1; l--) {
         unsigned int idx = (unsigned int)((va >> (XU_PAGE_SHIFT + 9 * (l - 1))) & 511);

@@ -53,6 +53,7 @@ static void test_pv64_kernel_uses_kernel_table(void **state)
     assert_int_equal(r.sp, 0xffffffff80006f78ULL);
     assert_int_equal(r.fp, 0xffffffff80006f88ULL);
     assert_int_equal(r.mmu.root, 0x7f01b000ULL);
+    assert_int_equal(r.mmu.root_hi, 0);                /* one table in kernel mode */
     assert_int_equal(r.cr0, 0x80050033);
     assert_int_equal(r.cr4, 0x660);
     assert_int_equal(r.efer, 0);
@@ -70,6 +71,7 @@ static void test_pv64_user_uses_user_table(void **state)
     assert_true(r.online);
     assert_false(r.kernel_mode);
     assert_int_equal(r.mmu.root, 0x12345000ULL);
+    assert_int_equal(r.mmu.root_hi, 0x7f01b000ULL);    /* the kernel half's */
     assert_int_equal(r.ip, 0x400000);
 }
 
@@ -81,6 +83,7 @@ static void test_pv64_user_without_user_table(void **state)
     pv64.ctrlreg[3] = xen_pfn_to_cr3_x86_64(0x7f01bULL);
     xu_x86_pv_regs(&pv64, XU_X86_WIDTH_64, &r);
     assert_int_equal(r.mmu.root, 0x7f01b000ULL);
+    assert_int_equal(r.mmu.root_hi, 0);
 }
 
 static void test_pv64_frame_above_4g(void **state)

@@ -249,6 +249,41 @@ static void test_tlb_hits_and_epoch(void **state)
 }
 
 /*
+ * A PV vCPU stopped in user mode runs on a user table that need not map the
+ * kernel: the upper half goes through the kernel table (root_hi), the lower
+ * half through the user one, and switching between the two contexts never
+ * serves one's translation to the other.
+ */
+static void test_pv_user_table_with_kernel_half(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t user_va = 0x400000ULL;
+    uint64_t user = xu_sim_new_root(f->sim), got = 0;
+    struct xu_vcpu_regs u = f->regs;
+
+    assert_true((int64_t)VA < 0);
+    assert_int_equal(xu_sim_map_range(f->sim, f->root, VA, 4096), 0);
+    assert_int_equal(xu_sim_write_u64(f->sim, f->root, VA, 0x6b65726eULL), 0);
+    assert_int_equal(xu_sim_map_range(f->sim, user, user_va, 4096), 0);
+    assert_int_equal(xu_sim_write_u64(f->sim, user, user_va, 0x75736572ULL), 0);
+
+    u.mmu.root = user;
+    xu_mem_set_context(f->m, &u);
+    assert_int_not_equal(xu_mem_read_u64(f->m, VA, &got), 0);     /* no kernel half */
+    u.mmu.root_hi = f->root;
+    xu_mem_set_context(f->m, &u);
+    assert_int_equal(xu_mem_read_u64(f->m, VA, &got), 0);
+    assert_int_equal(got, 0x6b65726eULL);
+    assert_int_equal(xu_mem_read_u64(f->m, user_va, &got), 0);
+    assert_int_equal(got, 0x75736572ULL);
+
+    xu_mem_set_context(f->m, &f->regs);                             /* the kernel table alone */
+    assert_int_not_equal(xu_mem_read_u64(f->m, user_va, &got), 0);
+    assert_int_equal(xu_mem_read_u64(f->m, VA, &got), 0);
+    assert_int_equal(got, 0x6b65726eULL);
+}
+
+/*
  * The page of the last read is remembered: it must be forgotten when its
  * frame is evicted, and when a new sample starts (the guest may have
  * remapped the address meanwhile).
@@ -317,6 +352,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_non_canonical_and_modes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frame_cache_is_bounded, setup_small_cache, teardown),
         cmocka_unit_test_setup_teardown(test_tlb_hits_and_epoch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pv_user_table_with_kernel_half, setup, teardown),
         cmocka_unit_test_setup_teardown(test_remembered_page_never_stale, setup_small_cache, teardown),
         cmocka_unit_test_setup_teardown(test_map_failure_then_recovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_frames_beyond_memory, setup, teardown),

@@ -291,6 +291,24 @@ static void test_domain_shutdown_mid_run(void **state)
     assert_true(f->st.reason == XU_STOP_DOMAIN_SHUTDOWN);
     assert_true(f->st.samples >= 25);
     assert_true(f->st.elapsed_s < 4.0);
+    assert_string_equal(xu_stop_ending(&f->st), "powered off");
+}
+
+/* A guest that crashes is said to have crashed, with Xen's own reason. */
+static void test_domain_crash_mid_run(void **state)
+{
+    struct fixture *f = *state;
+
+    push(f, 0, 0, chain_a, 3, 1);
+    xu_sim_shutdown_reason(f->g.sim, 3);    /* SHUTDOWN_crash */
+    xu_sim_end_after(f->g.sim, 25, 0);
+    f->cfg.no_sleep = 0;
+    f->cfg.frequency_hz = 10000;
+    f->cfg.duration_s = 5;
+    assert_int_equal(xu_sampler_run(&f->t, f->m, f->p, &f->cfg, &f->st), 0);
+    assert_true(f->st.reason == XU_STOP_DOMAIN_SHUTDOWN);
+    assert_int_equal(f->st.shutdown_reason, 3);
+    assert_string_equal(xu_stop_ending(&f->st), "crashed");
 }
 
 static void test_domain_destroyed_mid_run(void **state)
@@ -304,6 +322,7 @@ static void test_domain_destroyed_mid_run(void **state)
     assert_int_equal(f->st.reason, XU_STOP_DOMAIN_GONE);
     assert_int_equal(f->st.samples, 25);
     assert_int_equal(xu_profile_stack(f->p, 0)->count, 25);
+    assert_string_equal(xu_stop_ending(&f->st), "was destroyed");
 }
 
 /* xl destroy: the domain still pauses and answers, but its memory is going.
@@ -708,6 +727,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_states_and_cpu_time, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_offline_vcpu_tallied, setup2, teardown),
         cmocka_unit_test_setup_teardown(test_domain_shutdown_mid_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_domain_crash_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_domain_destroyed_mid_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dying_domain_keeps_no_frozen_samples, setup, teardown),
         cmocka_unit_test_setup_teardown(test_teardown_register_failures_keep_nothing, setup2,
