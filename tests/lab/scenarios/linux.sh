@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Linux guests: Debian's own kernel (the bzImage tests/lab/fetch downloaded for dom0) booted
+# as a PV and a PVH domU with our busybox initramfs (tests/guests/linux/: a user-space
+# loop, dd from /dev/urandom, a task that sleeps), judged by tests/lab/judges/linux.py
+# against the guest's own accounting.  Not in the default sets: tests/lab/run
+# --add-scenarios linux (scripts/test adds it under XU_TEST_ALL=1).
+#   linux-TYPE-profile   the guest by name with no --elf, as an admin would run it (its
+#                        config's kernel = the bzImage: xen-uniprof must find the symbols
+#                        in the image by itself), 20,000 samples at $LAB_SHARE_FREQ split
+#                        by vCPU state, --stats; over the sampling (TRUTH_WINDOW, as in
+#                        the states set) the guest prints its /proc/stat cpu line and
+#                        each task's /proc/PID/stat to its console when asked
+# The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
+# "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
+# lands in its console log (ID.console.txt by guest_down).
+LX_FREQ=$LAB_SHARE_FREQ
+LX_SAMPLES=20000
+LX_SECS=40
+
+# linux_ready NAME: wait (240 s at most) for the guest's "@@XU READY" on its console: the
+# kernel has booted and the work has started.  Records the seconds from `xl create`.
+linux_ready() {
+    log=/var/log/xen/console/guest-$1.log
+    i=0
+    while ! grep -q '@@XU READY' "$log" 2>/dev/null && [ $i -lt 2400 ]; do
+        usleep 100000
+        i=$((i + 1))
+    done
+    echo "$created_at $(uptime_s)" > "/out/$1.boot-secs"
+    if [ $i -lt 2400 ]; then
+        echo "@@LAB $1 ready"
+        # the work settles before anything is measured
+        sleep 3
+    else
+        echo "@@LAB $1 NOT ready after 240 s"
+    fi
+}
+
+# linux_truth GUEST FILE: run()'s snapshot of the guest's own accounting (TRUTH_FN): ask
+# the guest on its console, tagged with FILE's name (ID.truth-before, ID.truth-after).
+# FILE records when and through which pty it was asked; the answer is in the console log.
+linux_truth() {
+    domid=$(xl domid "$1" 2>/dev/null)
+    tty=$(xenstore-read "/local/domain/$domid/console/tty" 2>/dev/null)
+    tag=${2##*/}
+    if [ -n "$tty" ] && printf 'S %s\n' "$tag" > "$tty"; then
+        echo "asked $tag at $(uptime_s) through $tty" > "$2"
+    else
+        echo "could not ask the guest: no console pty ($tty) for domain $domid" > "$2"
+    fi
+}
+
+for type in pv pvh; do
+    g=linux-$type
+    id=$g-profile
+    guest_up $g $id
+    selected $id && linux_ready $g
+    TRUTH_FN=linux_truth
+    TRUTH_WINDOW="0.3 39.2"
+    run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split \
+        -o /out/$id.folded --stats /out/$id.stats.json
+    unset TRUTH_FN TRUTH_WINDOW
+    # the guest prints its answer a moment after it is asked
+    selected $id && sleep 2
+    guest_down $g
+done
