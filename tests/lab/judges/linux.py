@@ -12,11 +12,14 @@ What is judged is what xen-uniprof can do today:
     pcs stay hex, as no user-space symbols are read) within USER_SHARE_TOLERANCE_PP of
     the guest's own user / (user + system) over the same window (its /proc/stat cpu
     line before and after, printed on its console when dom0 asked: TRUTH_WINDOW);
-  * reported only: the top kernel functions by self share (no reference yet: perf
-    inside the guest is not in its initramfs), the tasks' own CPU times, xen-uniprof's
-    completeness.
-What needs ORC (complete kernel chains), BTF (each sample's task) or a reference perf
-run is listed under "pending", which the lab prints as PENDING lines: never a pass.
+  * the top TOP_PERF kernel functions by perf's self share inside the guest over the
+    same window (perf record -e cpu-clock -a -g, when the guest's initramfs has perf),
+    each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples;
+  * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
+    own CPU times, xen-uniprof's completeness.
+What needs ORC (complete kernel chains), BTF (each sample's task), or perf where the
+guest has none, is listed under "pending", which the lab prints as PENDING lines: never
+a pass.
 """
 import re
 
@@ -47,11 +50,17 @@ PENDING = [
     {"check": "per_task_shares",
      "wants": "each task's share within 2 points of its CPU time (/proc/PID/stat)",
      "needs": "each sample's task, read with the image's BTF"},
-    {"check": "top_kernel_self_shares",
-     "wants": "the top five kernel functions' self shares within 2 points of perf's",
-     "needs": "a reference perf record -e cpu-clock -a -g inside the guest "
-              "(Debian's linux-perf in its initramfs)"},
 ]
+# Only when the guest had no perf (tests/guests/linux/build found none for it).
+PENDING_PERF = {"check": "top_kernel_self_shares",
+                "wants": "the top five kernel functions' self shares within 2 points of "
+                         "perf's",
+                "needs": "a reference perf record -e cpu-clock -a -g inside the guest "
+                         "(Debian's linux-perf in its initramfs)"}
+TOP_PERF = 5
+PERF_TOLERANCE_PP = 2.0
+PERF_LINE_RE = re.compile(r"([\d.]+)%\s+\[([k.])\]\s+(\S+)")
+PERF_SAMPLES_RE = re.compile(r"# Samples: (\S+) of event '([^']*)'")
 
 
 def guest_snapshots(console, tag):
@@ -125,6 +134,67 @@ def guest_truth(d, sid, guest, r, reasons):
                             "share_of_busy_pct": round(pct(du + ds + dc, busy_ticks), 2)}
     r["guest"] = t
     return t
+
+
+def guest_perf(d, sid, guest):
+    """perf's report inside the guest over the window (tests/guests/linux/init): None when
+    the guest had no perf, else {"samples": "19K", "kernel": {symbol: self %}, "user_pct",
+    "lines"} (lines: what perf said, when it gave no symbol)."""
+    tag = "@@XU %s.truth-after " % sid
+    lines = []
+    for line in (read_id(d, guest, ".console.txt", "") or "").splitlines():
+        i = line.find(tag)
+        if i >= 0:
+            lines.append(line[i + len(tag):].strip())
+    if not lines or any(l.startswith("perf none") for l in lines):
+        return None
+    p = {"samples": None, "event": None, "kernel": {}, "user_pct": 0.0,
+         "complete": "perf-end" in lines}
+    for l in lines:
+        if not l.startswith("perf "):
+            continue
+        m = PERF_SAMPLES_RE.search(l)
+        if m:
+            p["samples"], p["event"] = m.group(1), m.group(2)
+            continue
+        m = PERF_LINE_RE.search(l)
+        if not m:
+            continue
+        share = float(m.group(1))
+        if m.group(2) == "k":
+            p["kernel"][m.group(3)] = p["kernel"].get(m.group(3), 0.0) + share
+        else:
+            p["user_pct"] += share
+    if not p["kernel"]:
+        p["lines"] = [l for l in lines if l.startswith("perf")][:20]
+    return p
+
+
+def check_perf(d, sid, guest, names, running, r, reasons):
+    """The top TOP_PERF kernel functions by perf's self share inside the guest, each
+    within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples whose pc is in
+    it; pending when the guest had no perf."""
+    p = guest_perf(d, sid, guest)
+    if p is None:
+        r["pending"].append(PENDING_PERF)
+        return
+    r["perf"] = p
+    if not p["kernel"]:
+        reasons.append("perf inside the guest reported no kernel function (%s)"
+                       % " | ".join(p.get("lines", [])[:3]))
+        return
+    top = sorted(p["kernel"].items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PERF]
+    cmp = []
+    for name, perf_pct in top:
+        ours = round(pct(names.get(name, 0), running), 2)
+        dev = round(ours - perf_pct, 2)
+        cmp.append({"function": name, "perf_pct": perf_pct, "xen_uniprof_pct": ours,
+                    "deviation_pp": dev})
+        if abs(dev) > PERF_TOLERANCE_PP:
+            reasons.append("%s: %.2f%% of the running samples, perf inside the guest "
+                           "%.2f%% (need within %.0f points)"
+                           % (name, ours, perf_pct, PERF_TOLERANCE_PP))
+    r["top_kernel_vs_perf"] = cmp
 
 
 def classify(stacks):
@@ -231,12 +301,12 @@ def judge_profile(d, sid, m):
                            "%.2f%% (need within %.0f points)"
                            % (r["user_share"]["samples_pct"], truth["user_share_pct"],
                               USER_SHARE_TOLERANCE_PP))
-    # informational until a reference exists (PENDING)
     r["top_kernel_self_pct"] = [
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
          "pct_of_kernel": round(pct(v, kernel), 2)}
         for k, v in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KERNEL]]
-    r["pending"] = PENDING
+    r["pending"] = list(PENDING)
+    check_perf(d, sid, guest, names, user + kernel, r, reasons)
     return finish(r, reasons)
 
 

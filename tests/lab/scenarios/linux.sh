@@ -9,7 +9,9 @@
 #                        in the image by itself), 20,000 samples at $LAB_SHARE_FREQ split
 #                        by vCPU state, --stats; over the sampling (TRUTH_WINDOW, as in
 #                        the states set) the guest prints its /proc/stat cpu line and
-#                        each task's /proc/PID/stat to its console when asked
+#                        each task's /proc/PID/stat to its console when asked, and
+#                        the self shares of perf record -e cpu-clock -a -g inside it over
+#                        that window (when its initramfs has perf)
 # The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
 # "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
 # lands in its console log (ID.console.txt by guest_down).
@@ -50,6 +52,18 @@ linux_truth() {
     fi
 }
 
+# linux_answered NAME ID: wait (300 s at most) for the guest's last answer of ID's run, its
+# perf report included (perf report inside the guest takes a while under emulation).
+linux_answered() {
+    log=/var/log/xen/console/guest-$1.log
+    i=0
+    while ! grep -q "@@XU $2.truth-after perf-end" "$log" 2>/dev/null && [ $i -lt 3000 ]; do
+        usleep 100000
+        i=$((i + 1))
+    done
+    echo "@@LAB $1 answered after $((i / 10)) s"
+}
+
 for type in pv pvh; do
     g=linux-$type
     id=$g-profile
@@ -60,7 +74,6 @@ for type in pv pvh; do
     run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split \
         -o /out/$id.folded --stats /out/$id.stats.json
     unset TRUTH_FN TRUTH_WINDOW
-    # the guest prints its answer a moment after it is asked
-    selected $id && sleep 2
+    selected $id && linux_answered $g $id
     guest_down $g
 done
