@@ -122,7 +122,11 @@ def guest_truth(d, sid, guest, r, reasons):
                                                  + delta["system"]), 2)
                                        if delta["user"] + delta["system"] else None),
          "tasks": {}}
-    busy_ticks = user + kernel
+    # A task's utime and stime hold the time it was stolen from too (the guest paused by
+    # the sampler is "stolen"), which /proc/stat's cpu line leaves out: each task's share
+    # is of the three tasks' total (their children, the sleeper's sleep processes, with
+    # them).
+    tasks_total = 0
     for name in TASKS:
         b, a = before["tasks"].get(name), after["tasks"].get(name)
         if not b or not a or a["pid"] != b["pid"]:
@@ -130,8 +134,11 @@ def guest_truth(d, sid, guest, r, reasons):
         du, ds = a["utime"] - b["utime"], a["stime"] - b["stime"]
         dc = a["cutime"] + a["cstime"] - b["cutime"] - b["cstime"]
         t["tasks"][name] = {"pid": a["pid"], "comm": a["comm"], "utime": du, "stime": ds,
-                            "children": dc,
-                            "share_of_busy_pct": round(pct(du + ds + dc, busy_ticks), 2)}
+                            "children": dc}
+        tasks_total += du + ds + dc
+    for v in t["tasks"].values():
+        v["share_of_tasks_pct"] = round(pct(v["utime"] + v["stime"] + v["children"],
+                                            tasks_total), 2)
     r["guest"] = t
     return t
 
