@@ -7,7 +7,10 @@ What is judged is what xen-uniprof can do today:
     console free of a kernel crash (a "shut down" that was a crash must not pass);
   * the symbols came from the image: xen-uniprof said it named the frames from the
     kernel's own kallsyms tables in the bzImage the config names, and every sample taken
-    in kernel mode has its pc named (no kernel address left as hex);
+    in kernel mode has its pc named (no kernel address left as hex).  The pc only: the
+    frames above it come from frame-pointer walks of a kernel built without frame
+    pointers, mostly words that are not return addresses (counted, in "caller_frames",
+    until ORC replaces them);
   * the user-mode share of the running samples (their pc below the kernel half: user
     pcs stay hex, as no user-space symbols are read) within USER_SHARE_TOLERANCE_PP of
     the guest's own user / (user + system) over the same window (its /proc/stat cpu
@@ -237,6 +240,25 @@ def classify(stacks):
     return by, names, unnamed
 
 
+def caller_frames(stacks):
+    """The frames above each pc, by what they look like: named, a user address, a kernel
+    address no function holds, neither (non-canonical)."""
+    c = {"named": 0, "user_hex": 0, "kernel_hex": 0, "noncanonical": 0}
+    for frames, n in stacks:
+        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT][:-1]
+        for f in body:
+            m = HEX_RE.match(f)
+            if not m:
+                c["named"] += n
+            elif int(m.group(1), 16) < USER_TOP:
+                c["user_hex"] += n
+            elif int(m.group(1), 16) >= KERNEL_BASE:
+                c["kernel_hex"] += n
+            else:
+                c["noncanonical"] += n
+    return c
+
+
 def check_symbols(d, sid, r, reasons):
     """xen-uniprof's own line on where the names came from: the bzImage, its kallsyms."""
     err = read_id(d, sid, ".stderr", "") or ""
@@ -280,6 +302,7 @@ def judge_profile(d, sid, m):
         reasons.append("%d samples (need %d)" % (total, MIN_SAMPLES))
     by, names, unnamed = classify(stacks)
     r["leaves_by_state"] = by
+    r["caller_frames"] = caller_frames(stacks)
     run = by.get("[running]", {})
     kernel = run.get("kernel_named", 0) + run.get("kernel_unnamed", 0)
     all_unnamed = sum(c["kernel_unnamed"] for c in by.values())
