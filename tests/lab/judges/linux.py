@@ -147,17 +147,20 @@ def guest_truth(d, sid, guest, r, reasons):
 
 
 def guest_perf(d, sid, guest):
-    """perf's report inside the guest over the window (tests/guests/linux/init): None when
-    the guest had no perf, else {"samples": "19K", "kernel": {symbol: self %}, "user_pct",
-    "lines"} (lines: what perf said, when it gave no symbol)."""
+    """perf's report inside the guest over the window (tests/guests/linux/init): "none"
+    when the guest had no perf, "missing" when it printed nothing about perf, else
+    {"samples": "19K", "kernel": {symbol: self %}, "user_pct", "lines"} (lines: what perf
+    said, when it gave no symbol)."""
     tag = "@@XU %s.truth-after " % sid
     lines = []
     for line in (read_id(d, guest, ".console.txt", "") or "").splitlines():
         i = line.find(tag)
         if i >= 0:
             lines.append(line[i + len(tag):].strip())
-    if not lines or any(l.startswith("perf none") for l in lines):
-        return None
+    if any(l.startswith("perf none") for l in lines):
+        return "none"
+    if not any(l.startswith("perf") for l in lines):
+        return "missing"
     p = {"samples": None, "event": None, "kernel": {}, "user_pct": 0.0,
          "complete": "perf-end" in lines}
     for l in lines:
@@ -183,10 +186,13 @@ def guest_perf(d, sid, guest):
 def check_perf(d, sid, guest, names, running, r, reasons):
     """The top TOP_PERF kernel functions by perf's self share inside the guest, each
     within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples whose pc is in
-    it; pending when the guest had no perf."""
+    it; pending when the guest had no perf, a failure when it said nothing about it."""
     p = guest_perf(d, sid, guest)
-    if p is None:
+    if p == "none":
         r["pending"].append(PENDING_PERF)
+        return
+    if p == "missing":
+        reasons.append("no perf report from the guest over the window")
         return
     r["perf"] = p
     if not p["kernel"]:
