@@ -179,7 +179,9 @@ truth_snapshot() {
 
 # run ID COMMAND...: run a user's command as is, and what the host needs to judge it.
 # The guest is the command's second word (or $RUN_GUEST): its `xl list` line before and
-# after goes to ID.xllist-before and ID.xllist.
+# after goes to ID.xllist-before and ID.xllist.  The guest's own measurement before and
+# after is taken by $TRUTH_FN GUEST FILE (default truth_snapshot; a guest that reports
+# its accounting itself, as the Linux guest does on its console, brings its own).
 run() {
     id=$1; shift
     selected "$id" || return 0
@@ -187,7 +189,7 @@ run() {
     echo "$*" > "/out/$id.cmd"
     echo "@@LAB run $id: $*"
     xl list "$guest" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
-    [ -n "$TRUTH_WINDOW" ] || truth_snapshot "$guest" "/out/$id.truth-before"
+    [ -n "$TRUTH_WINDOW" ] || ${TRUTH_FN:-truth_snapshot} "$guest" "/out/$id.truth-before"
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.
@@ -205,15 +207,15 @@ run() {
             sleep 0.1; i=$((i + 1))
         done
         set -- $TRUTH_WINDOW
-        sleep "$1"; truth_snapshot "$guest" "/out/$id.truth-before"
-        sleep "$2"; truth_snapshot "$guest" "/out/$id.truth-after"
+        sleep "$1"; ${TRUTH_FN:-truth_snapshot} "$guest" "/out/$id.truth-before"
+        sleep "$2"; ${TRUTH_FN:-truth_snapshot} "$guest" "/out/$id.truth-after"
         wait $pid
     else
         timeout -s INT -k 30 $limit "$@" > "/out/$id.stdout" 2> "/out/$id.stderr"
     fi
     rc=$?
     t1=$(uptime_s)
-    [ -n "$TRUTH_WINDOW" ] || truth_snapshot "$guest" "/out/$id.truth-after"
+    [ -n "$TRUTH_WINDOW" ] || ${TRUTH_FN:-truth_snapshot} "$guest" "/out/$id.truth-after"
     echo "$rc" > "/out/$id.rc"
     echo "$t0 $t1" > "/out/$id.secs"
     xl list "$guest" > "/out/$id.xllist" 2>&1

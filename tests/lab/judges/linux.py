@@ -1,0 +1,363 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Linux guests (scenarios/linux.sh): Debian's own kernel, booted from its bzImage as a PV
+and a PVH domU, profiled by name with no --elf, against the guest's own accounting.
+
+What is judged is what xen-uniprof can do today:
+  * the run: exit 0, at least MIN_SAMPLES samples, the guest running afterwards and its
+    console free of a kernel crash (a "shut down" that was a crash must not pass);
+  * the symbols came from the image: xen-uniprof said it named the frames from the
+    kernel's own kallsyms tables in the bzImage the config names, and every sample taken
+    in kernel mode has its pc named (no kernel address left as hex).  The pc only: the
+    frames above it come from frame-pointer walks of a kernel built without frame
+    pointers, mostly words that are not return addresses (counted, in "caller_frames",
+    until ORC replaces them);
+  * the user-mode share of the running samples (their pc below the kernel half: user
+    pcs stay hex, as no user-space symbols are read) within USER_SHARE_TOLERANCE_PP of
+    the guest's own user / (user + system) over the same window (its /proc/stat cpu
+    line before and after, printed on its console when dom0 asked: TRUTH_WINDOW);
+  * the top TOP_PERF kernel functions by perf's self share inside the guest over the
+    same window (perf record -e cpu-clock -a -g, when the guest's initramfs has perf),
+    each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples;
+  * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
+    own CPU times, xen-uniprof's completeness.
+What needs ORC (complete kernel chains), BTF (each sample's task), or perf where the
+guest has none, is listed under "pending", which the lab prints as PENDING lines: never
+a pass.
+"""
+import re
+
+from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct,
+                     read_id, tool_stats, STATE_ROOTS, INCOMPLETE_ROOT)
+
+MIN_SAMPLES = 18000
+USER_SHARE_TOLERANCE_PP = 2.0
+TOP_KERNEL = 10
+# x86-64: user space is the lower canonical half, the kernel the upper one.
+USER_TOP = 0x0000800000000000
+KERNEL_BASE = 0xFFFF800000000000
+# What a crashed or dying guest kernel prints on its console.
+CRASH_PATTERNS = ("Kernel panic", "Bad FPU state", "BUG:", "Oops:", "general protection",
+                  "invalid opcode:", "Call Trace:")
+# The guest's tasks (tests/guests/linux/init).
+TASKS = ("busy", "dd", "sleeper")
+HEX_RE = re.compile(r"0x([0-9a-f]+)$")
+# /proc/stat's cpu line, in order.
+STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+               "guest", "guest_nice")
+
+PENDING = [
+    {"check": "complete_kernel_chains",
+     "wants": ">= 95 % of kernel chains ending at a real entry (entry_SYSCALL_64, "
+              "asm_exc_*, asm_common_interrupt, ret_from_fork, the idle loop's root)",
+     "needs": "an ORC unwinder (the kernel has no frame pointers nor .eh_frame)"},
+    {"check": "per_task_shares",
+     "wants": "each task's share within 2 points of its CPU time (/proc/PID/stat)",
+     "needs": "each sample's task, read with the image's BTF"},
+]
+# Only when the guest had no perf (tests/guests/linux/build found none for it).
+PENDING_PERF = {"check": "top_kernel_self_shares",
+                "wants": "the top five kernel functions' self shares within 2 points of "
+                         "perf's",
+                "needs": "a reference perf record -e cpu-clock -a -g inside the guest "
+                         "(Debian's linux-perf in its initramfs)"}
+TOP_PERF = 5
+PERF_TOLERANCE_PP = 2.0
+PERF_LINE_RE = re.compile(r"([\d.]+)%\s+\[([k.])\]\s+(\S+)")
+PERF_SAMPLES_RE = re.compile(r"# Samples: (\S+)\s+of event '([^']*)'")
+PERF_WROTE_RE = re.compile(r"perf record: Captured and wrote .*\((\d+) samples\)")
+# Fewer and perf's shares are no reference: a 10 % share of 2,000 samples has a standard
+# error of 0.7 points (in a boot at host load 10, perf recorded 9 and 15 samples over the
+# 39 s window).
+PERF_MIN_SAMPLES = 2000
+
+
+def guest_snapshots(console, tag):
+    """The guest's answer to "S TAG": {"uptime": s, "stat": {field: ticks},
+    "tasks": {name: {"pid", "comm", "utime", "stime", "cutime", "cstime"}}}, or None
+    when it did not answer (or not in full)."""
+    snap = {"tasks": {}}
+    done = False
+    prefix = "@@XU %s " % tag
+    for line in (console or "").splitlines():
+        line = line.strip()
+        i = line.find(prefix)
+        if i < 0:
+            continue
+        kind, _, rest = line[i + len(prefix):].partition(" ")
+        try:
+            if kind == "uptime":
+                snap["uptime"] = float(rest)
+            elif kind == "stat":
+                cols = rest.split()
+                if cols and cols[0] == "cpu":
+                    snap["stat"] = dict(zip(STAT_FIELDS, (int(c) for c in cols[1:])))
+            elif kind == "task":
+                name, _, st = rest.partition(" ")
+                pid, _, st = st.partition(" ")
+                comm = st[st.find("(") + 1:st.rfind(")")]
+                f = st[st.rfind(")") + 1:].split()
+                # fields 14-17 of /proc/PID/stat; f[0] is field 3 (the state)
+                snap["tasks"][name] = {"pid": int(pid), "comm": comm,
+                                       "utime": int(f[11]), "stime": int(f[12]),
+                                       "cutime": int(f[13]), "cstime": int(f[14])}
+            elif kind == "end":
+                done = True
+        except (ValueError, IndexError):
+            return None
+    if not done or "stat" not in snap or "uptime" not in snap:
+        return None
+    return snap
+
+
+def guest_truth(d, sid, guest, r, reasons):
+    """The guest's own accounting over the sampling window, or None (with a reason)."""
+    console = read_id(d, guest, ".console.txt", "")
+    before = guest_snapshots(console, sid + ".truth-before")
+    after = guest_snapshots(console, sid + ".truth-after")
+    if before is None or after is None:
+        reasons.append("the guest's own accounting is missing from its console (%s: %s; "
+                       "%s: %s)" % ("before", (read_id(d, sid, ".truth-before", "none")
+                                               or "").strip(),
+                                    "after", (read_id(d, sid, ".truth-after", "none")
+                                              or "").strip()))
+        return None
+    delta = {k: after["stat"].get(k, 0) - before["stat"].get(k, 0) for k in STAT_FIELDS}
+    user = delta["user"] + delta["nice"]
+    kernel = delta["system"] + delta["irq"] + delta["softirq"]
+    t = {"window_s": round(after["uptime"] - before["uptime"], 2), "stat_ticks": delta,
+         "user_share_pct": round(pct(user, user + kernel), 2) if user + kernel else None,
+         "user_over_user_system_pct": (round(pct(delta["user"], delta["user"]
+                                                 + delta["system"]), 2)
+                                       if delta["user"] + delta["system"] else None),
+         "tasks": {}}
+    # A task's utime and stime hold the time it was stolen from too (the guest paused by
+    # the sampler is "stolen"), which /proc/stat's cpu line leaves out: each task's share
+    # is of the three tasks' total (their children, the sleeper's sleep processes, with
+    # them).
+    tasks_total = 0
+    for name in TASKS:
+        b, a = before["tasks"].get(name), after["tasks"].get(name)
+        if not b or not a or a["pid"] != b["pid"]:
+            continue
+        du, ds = a["utime"] - b["utime"], a["stime"] - b["stime"]
+        dc = a["cutime"] + a["cstime"] - b["cutime"] - b["cstime"]
+        t["tasks"][name] = {"pid": a["pid"], "comm": a["comm"], "utime": du, "stime": ds,
+                            "children": dc}
+        tasks_total += du + ds + dc
+    for v in t["tasks"].values():
+        v["share_of_tasks_pct"] = round(pct(v["utime"] + v["stime"] + v["children"],
+                                            tasks_total), 2)
+    r["guest"] = t
+    return t
+
+
+def guest_perf(d, sid, guest):
+    """perf's report inside the guest over the window (tests/guests/linux/init): "none"
+    when the guest had no perf, "missing" when it printed nothing about perf, else
+    {"samples": "19K", "kernel": {symbol: self %}, "user_pct", "lines"} (lines: what perf
+    said, when it gave no symbol)."""
+    tag = "@@XU %s.truth-after " % sid
+    lines = []
+    for line in (read_id(d, guest, ".console.txt", "") or "").splitlines():
+        i = line.find(tag)
+        if i >= 0:
+            lines.append(line[i + len(tag):].strip())
+    if any(l.startswith("perf none") for l in lines):
+        return "none"
+    if not any(l.startswith("perf") for l in lines):
+        return "missing"
+    p = {"samples": None, "event": None, "kernel": {}, "user_pct": 0.0,
+         "complete": "perf-end" in lines}
+    for l in lines:
+        m = PERF_WROTE_RE.search(l)
+        if m:
+            p["recorded"] = int(m.group(1))
+        if not l.startswith("perf "):
+            continue
+        m = PERF_SAMPLES_RE.search(l)
+        if m:
+            p["samples"], p["event"] = m.group(1), m.group(2)
+            continue
+        m = PERF_LINE_RE.search(l)
+        if not m:
+            continue
+        share = float(m.group(1))
+        if m.group(2) == "k":
+            p["kernel"][m.group(3)] = p["kernel"].get(m.group(3), 0.0) + share
+        else:
+            p["user_pct"] += share
+    if not p["kernel"]:
+        p["lines"] = [l for l in lines if l.startswith("perf")][:20]
+    return p
+
+
+def check_perf(d, sid, guest, names, running, r, reasons):
+    """The top TOP_PERF kernel functions by perf's self share inside the guest, each
+    within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples whose pc is in
+    it; pending when the guest had no perf, a failure when it said nothing about it."""
+    p = guest_perf(d, sid, guest)
+    if p == "none":
+        r["pending"].append(PENDING_PERF)
+        return
+    if p == "missing":
+        reasons.append("no perf report from the guest over the window")
+        return
+    r["perf"] = p
+    if p.get("recorded", 0) < PERF_MIN_SAMPLES:
+        reasons.append("perf inside the guest recorded %s samples over the window (need %d "
+                       "for a reference)" % (p.get("recorded", "no"), PERF_MIN_SAMPLES))
+        return
+    if not p["kernel"]:
+        reasons.append("perf inside the guest reported no kernel function (%s)"
+                       % " | ".join(p.get("lines", [])[:3]))
+        return
+    top = sorted(p["kernel"].items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PERF]
+    cmp = []
+    for name, perf_pct in top:
+        ours = round(pct(names.get(name, 0), running), 2)
+        dev = round(ours - perf_pct, 2)
+        cmp.append({"function": name, "perf_pct": perf_pct, "xen_uniprof_pct": ours,
+                    "deviation_pp": dev})
+        if abs(dev) > PERF_TOLERANCE_PP:
+            reasons.append("%s: %.2f%% of the running samples, perf inside the guest "
+                           "%.2f%% (need within %.0f points)"
+                           % (name, ours, perf_pct, PERF_TOLERANCE_PP))
+    r["top_kernel_vs_perf"] = cmp
+
+
+def classify(stacks):
+    """Per state root: counts of samples whose pc (the leaf) is in user space, a named
+    kernel function, a kernel address left unnamed, or neither half (non-canonical);
+    the named leaves' counts; and a few unnamed kernel pcs."""
+    by = {}
+    names = {}
+    unnamed = {}
+    for frames, n in stacks:
+        state = frames[0] if frames and frames[0] in STATE_ROOTS else "(none)"
+        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT]
+        c = by.setdefault(state, {"user": 0, "kernel_named": 0, "kernel_unnamed": 0,
+                                  "noncanonical": 0})
+        if not body:
+            c["noncanonical"] += n
+            continue
+        leaf = body[-1]
+        m = HEX_RE.match(leaf)
+        if not m:
+            c["kernel_named"] += n
+            if state == "[running]":
+                names[leaf] = names.get(leaf, 0) + n
+            continue
+        pc = int(m.group(1), 16)
+        if pc < USER_TOP:
+            c["user"] += n
+        elif pc >= KERNEL_BASE:
+            c["kernel_unnamed"] += n
+            unnamed[leaf] = unnamed.get(leaf, 0) + n
+        else:
+            c["noncanonical"] += n
+    return by, names, unnamed
+
+
+def caller_frames(stacks):
+    """The frames above each pc, by what they look like: named, a user address, a kernel
+    address no function holds, neither (non-canonical)."""
+    c = {"named": 0, "user_hex": 0, "kernel_hex": 0, "noncanonical": 0}
+    for frames, n in stacks:
+        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT][:-1]
+        for f in body:
+            m = HEX_RE.match(f)
+            if not m:
+                c["named"] += n
+            elif int(m.group(1), 16) < USER_TOP:
+                c["user_hex"] += n
+            elif int(m.group(1), 16) >= KERNEL_BASE:
+                c["kernel_hex"] += n
+            else:
+                c["noncanonical"] += n
+    return c
+
+
+def check_symbols(d, sid, r, reasons):
+    """xen-uniprof's own line on where the names came from: the bzImage, its kallsyms."""
+    err = read_id(d, sid, ".stderr", "") or ""
+    m = re.search(r"symbols: (.*)", err)
+    r["symbols_line"] = m.group(0).strip() if m else None
+    if not m or "/guests/linux/vmlinuz" not in m.group(1) or "kallsyms" not in m.group(1):
+        reasons.append("xen-uniprof did not say it named the frames from the bzImage's "
+                       "kallsyms (%s)" % (r["symbols_line"] or "no 'symbols:' line"))
+    r["warnings"] = [l.strip() for l in err.splitlines() if "warning" in l.lower()][:10]
+
+
+def check_console(d, guest, r, reasons):
+    console = read_id(d, guest, ".console.txt")
+    if console is None:
+        reasons.append("no console log of %s" % guest)
+        return
+    hits = [l.strip() for l in console.splitlines() if any(p in l for p in CRASH_PATTERNS)]
+    if hits:
+        r["guest_crash_lines"] = hits[:10]
+        reasons.append("the guest kernel crashed: %s" % hits[0])
+    ready = [l.strip() for l in console.splitlines() if "@@XU READY" in l]
+    r["guest_ready"] = ready[0] if ready else None
+
+
+def judge_profile(d, sid, m):
+    guest = "linux-" + m.group(1)
+    r, reasons, rc = begin(d, sid, guest=guest, guest_type=m.group(1), tool="xen-uniprof")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    check_console(d, guest, r, reasons)
+    check_guest_after(d, sid, guest, r, reasons)
+    check_symbols(d, sid, r, reasons)
+    st = tool_stats(d, sid)
+    r.update({k: st.get(k) for k in ("rate_hz", "missed_deadlines", "paused_us",
+                                     "complete_stacks_pct", "walks", "stop_reason")})
+    stacks = parse_folded(read_id(d, sid, ".folded", ""))
+    total = sum(n for _, n in stacks)
+    r["samples"] = total
+    if total < MIN_SAMPLES:
+        reasons.append("%d samples (need %d)" % (total, MIN_SAMPLES))
+    by, names, unnamed = classify(stacks)
+    r["leaves_by_state"] = by
+    r["caller_frames"] = caller_frames(stacks)
+    run = by.get("[running]", {})
+    kernel = run.get("kernel_named", 0) + run.get("kernel_unnamed", 0)
+    all_unnamed = sum(c["kernel_unnamed"] for c in by.values())
+    r["kernel_unnamed_samples"] = all_unnamed
+    if all_unnamed:
+        top = sorted(unnamed.items(), key=lambda kv: -kv[1])[:5]
+        reasons.append("%d kernel-mode samples have no name (e.g. %s)" % (
+            all_unnamed, ", ".join("%s x%d" % kv for kv in top)))
+    noncanon = sum(c["noncanonical"] for c in by.values())
+    if noncanon:
+        reasons.append("%d samples' pc is in neither half of the address space" % noncanon)
+    user = run.get("user", 0)
+    if not kernel and not user:
+        reasons.append("no sample found the vCPU running")
+    r["user_share"] = {"samples_pct": round(pct(user, user + kernel), 2)
+                       if user + kernel else None,
+                       "running_samples": user + kernel,
+                       "tolerance_pp": USER_SHARE_TOLERANCE_PP}
+    truth = guest_truth(d, sid, guest, r, reasons)
+    if truth and truth["user_share_pct"] is not None and user + kernel:
+        dev = r["user_share"]["samples_pct"] - truth["user_share_pct"]
+        r["user_share"].update({"guest_pct": truth["user_share_pct"],
+                                "deviation_pp": round(dev, 2)})
+        if abs(dev) > USER_SHARE_TOLERANCE_PP:
+            reasons.append("user-mode share %.2f%% of the running samples, the guest's own "
+                           "%.2f%% (need within %.0f points)"
+                           % (r["user_share"]["samples_pct"], truth["user_share_pct"],
+                              USER_SHARE_TOLERANCE_PP))
+    r["top_kernel_self_pct"] = [
+        {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
+         "pct_of_kernel": round(pct(v, kernel), 2)}
+        for k, v in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KERNEL]]
+    r["pending"] = list(PENDING)
+    check_perf(d, sid, guest, names, user + kernel, r, reasons)
+    return finish(r, reasons)
+
+
+JUDGES = [
+    (r"linux-(pv|pvh)-profile", judge_profile),
+]
