@@ -811,6 +811,21 @@ static void test_hvm_domain_ends_before_the_second_check(void **state)
     assert_null(strstr(f->cap.text, "does NOT match"));
 }
 
+/* --unwind=orc insists on ORC tables: an ELF without them fails before
+ * the guest is touched, naming what is missing. */
+static void test_orc_without_tables(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.unwind = XU_UNWIND_ORC;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "--unwind=orc"));
+    assert_non_null(strstr(f->cap.first_error, "no ORC tables"));
+    assert_int_equal(fake_guardian.starts, 0);
+    assert_false(exists(f->out));
+}
+
 static void test_unknown_format_is_usage(void **state)
 {
     struct fixture *f = *state;
@@ -840,6 +855,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_left_paused_is_a_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_no_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_orc_without_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hvm_kernel_loaded_after_creation, setup_hvm,
