@@ -81,7 +81,7 @@ static const char top_usage[] =
     "                         domain's kernel; without one, addresses are shown)\n"
     "      --backend=NAME     Xen backend (see xen-uniprof --help)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
-    "      --unwind=HOW       auto, fp or cfi (default auto)\n"
+    "      --unwind=HOW       auto, fp, cfi or orc (default auto)\n"
     "      --roots=LIST       functions a complete stack may start in\n"
     "      --no-demangle      keep function names as the ELF spells them\n"
     "  -v, --verbose          say more\n"
@@ -183,8 +183,10 @@ static int parse(struct top_cli *o, int argc, char **argv)
                 o->top.record.unwind = XU_UNWIND_FP;
             else if (strcmp(optarg, "cfi") == 0)
                 o->top.record.unwind = XU_UNWIND_CFI;
+            else if (strcmp(optarg, "orc") == 0)
+                o->top.record.unwind = XU_UNWIND_ORC;
             else
-                return usage_error("--unwind: '%s' is not auto, fp or cfi", optarg);
+                return usage_error("--unwind: '%s' is not auto, fp, cfi or orc", optarg);
             break;
         case OPT_ROOTS:
             if (!*optarg || strcmp(optarg, "+") == 0)

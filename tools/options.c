@@ -84,8 +84,9 @@ static const char usage_text[] =
     "                         domain's kernel)\n"
     "      --backend=NAME     Xen interface to use (default: the best built)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
-    "      --unwind=HOW       auto (DWARF CFI where the ELF has it, frame pointers\n"
-    "                         elsewhere; the default), fp, or cfi\n"
+    "      --unwind=HOW       auto (a Linux kernel's ORC tables where the ELF has\n"
+    "                         them, else DWARF CFI where it has some, frame\n"
+    "                         pointers elsewhere; the default), fp, cfi, or orc\n"
     "      --roots=LIST       functions a complete stack may start in, comma-\n"
     "                         separated (+LIST: in addition to the defaults)\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
@@ -266,8 +267,10 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
                 o->unwind = XU_UNWIND_FP;
             else if (strcmp(optarg, "cfi") == 0)
                 o->unwind = XU_UNWIND_CFI;
+            else if (strcmp(optarg, "orc") == 0)
+                o->unwind = XU_UNWIND_ORC;
             else
-                return fail(err, errlen, "--unwind: '%s' is not auto, fp or cfi", optarg);
+                return fail(err, errlen, "--unwind: '%s' is not auto, fp, cfi or orc", optarg);
             break;
         case OPT_STATS:
             if (!*optarg)

@@ -17,6 +17,7 @@
 #ifdef HAVE_LIBDW
 #include "unwind/xu_cfi.h"
 #endif
+#include "unwind/xu_orc.h"
 
 static void list_formats(char *buf, size_t len)
 {
@@ -110,52 +111,83 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
     xu_info(log, "symbols: %s (%s)", choice->shown ? choice->shown : choice->path, choice->reason);
     /* names alone do not make a Linux profile right: say what is missing */
     if (choice->symtab && xu_symtab_origin(choice->symtab))
-        xu_warn(log, "a Linux kernel: its frames are named from its kallsyms, but its stacks "
-                "need ORC and a kernel relocated at boot (KASLR) is not located; "
-                "xen-uniprof reads neither yet, so expect incomplete kernel stacks");
+        xu_warn(log, "a Linux kernel: its frames are named from its kallsyms, but a kernel "
+                "relocated at boot (KASLR) is not located yet: if this one was, expect "
+                "unnamed frames and incomplete kernel stacks");
 out:
     free(kernel);
     return ec;
 }
 
-/*
- * The unwinder for --unwind.  auto: CFI from the symbol ELF where it has
- * some, else plain frame pointers; cfi: CFI or an error.  *table is the
- * CFI table for the unwinder's env (freed by the caller).
- */
-enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
-                                                const char *elf_path,
-                                                struct xu_sampler_config *cfg, void **table,
-                                                struct xu_log *log)
-{
-    *table = NULL;
-    cfg->unwinder = &xu_unwind_fp_ops;
-    if (job->unwind == XU_UNWIND_FP)
-        return XU_RECORD_OK;
+/* The tables the chosen unwinder reads, behind record_priv.h's void *. */
+struct unwind_tables {
 #ifdef HAVE_LIBDW
-    {
-        struct xu_cfi_table *cfi = NULL;
-        struct xu_cfi_stats cst;
-        int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &cfi) : -ENODATA;
+    struct xu_cfi_table *cfi;
+#endif
+    struct xu_orc_table *orc;
+};
 
-        if (rc < 0) {
-            if (job->unwind == XU_UNWIND_CFI) {
-                xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s",
-                         elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
-                return XU_RECORD_SYMBOLS;
-            }
-            xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
-                    elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
-            return XU_RECORD_OK;
+/*
+ * orc, or auto: the kernel's ORC tables when the symbol ELF has them.
+ * XU_RECORD_OK with t->orc NULL when auto should look further.
+ */
+static enum xu_record_result choose_orc(const struct xu_record_config *job,
+                                        const char *elf_path, struct xu_sampler_config *cfg,
+                                        struct unwind_tables *t, struct xu_log *log)
+{
+    struct xu_orc_stats st;
+    int rc = elf_path ? xu_orc_open(elf_path, log, &t->orc) : -ENODATA;
+
+    if (rc < 0) {
+        if (job->unwind == XU_UNWIND_ORC) {
+            xu_error(log, "--unwind=orc: %s has no usable ORC tables: %s",
+                     elf_path ? elf_path : "no ELF", xu_orc_strerror(rc));
+            return XU_RECORD_SYMBOLS;
         }
-        xu_cfi_get_stats(cfi, &cst);
-        xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
-                job->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
-        cfg->unwinder = job->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
-        *table = cfi;
+        /* most ELFs have none: only tables that are there but unusable are news */
+        if (rc != -ENODATA && rc != -ENOEXEC)
+            xu_warn(log, "the ORC tables of %s are not used (%s)", elf_path,
+                    xu_orc_strerror(rc));
         return XU_RECORD_OK;
     }
+    xu_orc_get_stats(t->orc, &st);
+    xu_info(log, "unwinding with the kernel's ORC tables (%zu entries, layout %s, from %s)",
+            st.raw_entries, xu_orc_layout_name(st.layout),
+            st.source == XU_ORC_FROM_HEADER ? "its .orc_header" :
+            st.source == XU_ORC_FROM_VERSION ? "its version" : "its entries");
+    cfg->unwinder = &xu_unwind_orc_ops;
+    return XU_RECORD_OK;
+}
+
+/* cfi, or auto without ORC: CFI from the symbol ELF where it has some,
+ * else plain frame pointers (auto); CFI or an error (cfi). */
+static enum xu_record_result choose_cfi(const struct xu_record_config *job,
+                                        const char *elf_path, struct xu_sampler_config *cfg,
+                                        struct unwind_tables *t, struct xu_log *log)
+{
+#ifdef HAVE_LIBDW
+    struct xu_cfi_stats cst;
+    int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &t->cfi) : -ENODATA;
+
+    if (rc < 0) {
+        if (job->unwind == XU_UNWIND_CFI) {
+            xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s",
+                     elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+            return XU_RECORD_SYMBOLS;
+        }
+        xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
+                elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+        return XU_RECORD_OK;
+    }
+    xu_cfi_get_stats(t->cfi, &cst);
+    xu_info(log, "unwinding with DWARF CFI (%zu FDEs, %zu rows)%s", cst.fdes, cst.rows,
+            job->unwind == XU_UNWIND_AUTO ? ", frame pointers where it has none" : "");
+    cfg->unwinder = job->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
+    return XU_RECORD_OK;
 #else
+    (void)elf_path;
+    (void)cfg;
+    (void)t;
     if (job->unwind == XU_UNWIND_CFI) {
         xu_error(log, "--unwind=cfi: this build has no DWARF support (configure found no libdw)");
         return XU_RECORD_USAGE;
@@ -164,11 +196,60 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
 #endif
 }
 
+/*
+ * The unwinder for --unwind.  auto: the kernel's ORC tables where the
+ * symbol ELF has them, else CFI where it has some, else plain frame
+ * pointers; orc and cfi: those tables or an error.  *table holds the
+ * tables for the unwinder's env (xu_record_apply_unwind_table(), freed by
+ * the caller).
+ */
+enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
+                                                const char *elf_path,
+                                                struct xu_sampler_config *cfg, void **table,
+                                                struct xu_log *log)
+{
+    struct unwind_tables *t;
+    enum xu_record_result ec;
+
+    *table = NULL;
+    cfg->unwinder = &xu_unwind_fp_ops;
+    if (job->unwind == XU_UNWIND_FP)
+        return XU_RECORD_OK;
+    t = calloc(1, sizeof(*t));
+    if (!t) {
+        xu_error(log, "out of memory");
+        return XU_RECORD_FAILURE;
+    }
+    *table = t;
+    if (job->unwind == XU_UNWIND_ORC || job->unwind == XU_UNWIND_AUTO) {
+        ec = choose_orc(job, elf_path, cfg, t, log);
+        if (ec != XU_RECORD_OK || t->orc || job->unwind == XU_UNWIND_ORC)
+            return ec;
+    }
+    return choose_cfi(job, elf_path, cfg, t, log);
+}
+
+void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)
+{
+    const struct unwind_tables *t = table;
+
+#ifdef HAVE_LIBDW
+    env->cfi = t ? t->cfi : NULL;
+#endif
+    env->orc = t ? t->orc : NULL;
+}
+
 void xu_record_free_unwind_table(void *table)
 {
+    struct unwind_tables *t = table;
+
+    if (!t)
+        return;
 #ifdef HAVE_LIBDW
-    xu_cfi_free(table);
+    xu_cfi_free(t->cfi);
 #endif
+    xu_orc_free(t->orc);
+    free(t);
 }
 
 /* A backend's open/info failure as a result (the backend logged why). */

@@ -326,7 +326,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_warn(log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
                 "recognised, and no stack counts as complete", elf.path, strerror(-rc));
     xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
-    unwind_env.cfi = unwind_table;
+    xu_record_apply_unwind_table(unwind_table, &unwind_env);
     cfg.unwinder_ctx = &unwind_env;
 
     cfg.frequency_hz = job->frequency;

@@ -5,6 +5,7 @@
 
 #include "record/xu_record.h"
 #include "symbols/xu_elf_find.h"
+#include "unwind/xu_unwind.h"
 
 /* The format (-f, the output's extension, else svg) and the path (-o, else
  * "<domain_label><extension>", malloc'd into *path). */
@@ -20,12 +21,14 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
                                              const struct xu_output_ops *fmt,
                                              struct xu_elf_choice *choice, struct xu_log *log);
 
-/* The unwinder for --unwind into cfg; *table is its context, freed with
+/* The unwinder for --unwind into cfg; *table holds its tables, put into
+ * the unwinder's env by xu_record_apply_unwind_table() and freed with
  * xu_record_free_unwind_table(). */
 enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
                                                 const char *elf_path,
                                                 struct xu_sampler_config *cfg, void **table,
                                                 struct xu_log *log);
+void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env);
 void xu_record_free_unwind_table(void *table);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the

@@ -177,7 +177,7 @@ static enum xu_record_result prepare(struct run *r)
         xu_warn(r->log, "cannot read the code of %s (%s): no stack is vouched for",
                 r->elf.path, strerror(-rc));
     xu_unwind_env_from_elf(r->elf.symtab, r->code, r->target.arch, &r->unwind_env);
-    r->unwind_env.cfi = r->unwind_table;
+    xu_record_apply_unwind_table(r->unwind_table, &r->unwind_env);
     r->src.type = r->info.type;
     r->src.guest_width = r->info.guest_width;
     r->src.arch = r->target.arch;

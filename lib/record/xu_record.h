@@ -44,9 +44,11 @@ enum xu_record_result {
 };
 
 enum xu_unwind_choice {
-    XU_UNWIND_AUTO = 0,         /* CFI where the ELF has it, frame pointers elsewhere */
+    XU_UNWIND_AUTO = 0,         /* a kernel's ORC tables where the ELF has them, else CFI
+                                 * where it has some, frame pointers elsewhere */
     XU_UNWIND_FP,               /* frame pointers only */
     XU_UNWIND_CFI,              /* DWARF CFI only */
+    XU_UNWIND_ORC,              /* a Linux kernel's ORC tables only */
 };
 
 /* The job: what the command line asked for. */

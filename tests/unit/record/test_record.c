@@ -811,6 +811,72 @@ static void test_hvm_domain_ends_before_the_second_check(void **state)
     assert_null(strstr(f->cap.text, "does NOT match"));
 }
 
+/*
+ * The ratio kernel with ORC tables, as objtool would write them for it in
+ * the 4.14 layout: _start begins the stack (END), the functions after it
+ * keep frame records (CFA rbp + 16, rbp saved below the return address),
+ * a terminator at the end of the text.
+ */
+static void write_orc_kernel(const char *path)
+{
+    static const uint16_t flags[3] = { 0x400, 0x14, 0 };
+    static const int16_t sp_off[3] = { 0, 16, 0 }, bp_off[3] = { 0, -16, 0 };
+    const uint64_t at[3] = { SIM_TEXT_BASE, SIM_TEXT_BASE + 0x100, SIM_TEXT_BASE + 0x1000 };
+    const uint64_t ip_sec = SIM_TEXT_BASE + 0x1000, orc_sec = SIM_TEXT_BASE + 0x1100;
+    const struct mkelf_section secs[] = {
+        { ".text", SIM_TEXT_BASE, 0x1000, false },
+        { ".orc_unwind_ip", ip_sec, 12, true },
+        { ".orc_unwind", orc_sec, 18, true },
+    };
+    struct mkelf_patch patches[RATIO_KERNEL_NCALLS + 2];
+    uint8_t ip[12], orc[18];
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        int32_t rel = (int32_t)(at[i] - (ip_sec + 4 * (uint64_t)i));
+
+        memcpy(ip + 4 * i, &rel, 4);
+        memcpy(orc + 6 * i, &sp_off[i], 2);
+        memcpy(orc + 6 * i + 2, &bp_off[i], 2);
+        memcpy(orc + 6 * i + 4, &flags[i], 2);
+    }
+    memcpy(patches, ratio_kernel_calls, sizeof(ratio_kernel_calls));
+    patches[RATIO_KERNEL_NCALLS] = (struct mkelf_patch){ ip_sec, ip, sizeof(ip) };
+    patches[RATIO_KERNEL_NCALLS + 1] = (struct mkelf_patch){ orc_sec, orc, sizeof(orc) };
+    assert_int_equal(mkelf_write_patched(path, secs, 3, patches, RATIO_KERNEL_NCALLS + 2,
+                                         ratio_kernel_syms, RATIO_KERNEL_NSYMS, 0), 0);
+}
+
+/* auto takes the ORC tables of a kernel that has them, and its stacks
+ * come out as the frame records say: the same profile, all complete. */
+static void test_orc_kernel(void **state)
+{
+    struct fixture *f = *state;
+
+    write_orc_kernel(kernel_path);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_non_null(strstr(f->cap.text, "unwinding with the kernel's ORC tables (3 entries, "
+                                        "layout 4.14-6.2"));
+    assert_string_equal(slurp(f->out), folded_expected);
+    assert_non_null(strstr(slurp(f->stats), "\"walks\": {\"complete\": 10,"));
+}
+
+/* --unwind=orc insists on ORC tables: an ELF without them fails before
+ * the guest is touched, naming what is missing. */
+static void test_orc_without_tables(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.unwind = XU_UNWIND_ORC;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "--unwind=orc"));
+    assert_non_null(strstr(f->cap.first_error, "no ORC tables"));
+    assert_int_equal(fake_guardian.starts, 0);
+    assert_false(exists(f->out));
+}
+
 static void test_unknown_format_is_usage(void **state)
 {
     struct fixture *f = *state;
@@ -840,6 +906,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_left_paused_is_a_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_write_leaves_no_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_orc_without_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_orc_kernel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hvm_kernel_loaded_after_creation, setup_hvm,
