@@ -108,6 +108,20 @@ static enum xu_record_result open_live(struct run *r)
     return XU_RECORD_OK;
 }
 
+#ifdef XU_HAVE_CORE
+/* A core whose every page is marked not dumped (Xen's arm dump-core writes
+ * such cores: see the man page) can show the registers and no more; said
+ * once up front rather than left to each walk's "unreadable memory". */
+static void warn_no_pages(const struct xu_core_info *ci, const char *path, struct xu_log *log)
+{
+    if (ci->nr_pages > ci->invalid_entries)
+        return;
+    xu_warn(log, "%s: the core holds none of the guest's memory (%" PRIu64 " page%s, every "
+            "one marked not dumped): only each vCPU's registers and the frames they give "
+            "alone can be shown", path, ci->nr_pages, ci->nr_pages == 1 ? "" : "s");
+}
+#endif
+
 /* A core file: the core target, and the ELF only when -e names one. */
 static enum xu_record_result open_core_file(struct run *r)
 {
@@ -121,6 +135,7 @@ static enum xu_record_result open_core_file(struct run *r)
         return rc == -ENOMEM ? XU_RECORD_FAILURE : XU_RECORD_BAD_CORE;
     r->target_open = true;
     xu_core_get_info(xu_core_of_target(&r->target), &ci);
+    warn_no_pages(&ci, r->job->core, r->log);
     r->src.xen_major = ci.xen_major;
     r->src.xen_minor = ci.xen_minor;
     r->src.label = r->job->core;

@@ -120,6 +120,14 @@ def known_failure(r, reasons, msg):
         r.setdefault("known_failures", []).append(msg)
 
 
+def limitation(r, msg):
+    """Something outside xen-uniprof that keeps a scenario from showing all it would
+    (a Xen tool that writes less than it should): the checks of what remains still
+    decide the verdict; this is reported under "limitations" and as a LIMIT line of the
+    lab's output, in strict runs too, never hidden."""
+    r.setdefault("limitations", []).append(msg)
+
+
 def convert_view(d, sid, name, reasons, ext):
     """What the user's `xen-uniprof convert` for view name wrote (ID.NAME<ext>, its exit
     status in ID.NAME.rc, its messages in ID.NAME.stderr), or None with a reason."""

@@ -32,8 +32,8 @@
 
 struct capture {
     struct xu_log log;
-    unsigned int errors;
-    char first_error[512];
+    unsigned int errors, warnings;
+    char first_error[512], first_warning[512];
 };
 
 static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
@@ -42,6 +42,8 @@ static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
 
     if (level == XU_LOG_ERROR && c->errors++ == 0)
         snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
+    if (level == XU_LOG_WARN && c->warnings++ == 0)
+        snprintf(c->first_warning, sizeof(c->first_warning), "%s", msg);
 }
 
 struct fake_clock {
@@ -286,6 +288,7 @@ static void test_core(void **state)
     assert_non_null(strstr(f->text, "#3  0xffffffff80000010 _start+0x10\n"));
     assert_non_null(strstr(f->text, "walk ended: reached the root (complete)"));
     assert_non_null(strstr(f->text, "vCPU 1: offline"));
+    assert_int_equal(f->cap.warnings, 0);
     xu_sim_get_counters(f->g.sim, &c);
     assert_int_equal(c.pauses, 0);
     assert_int_equal(fake_guardian.starts, 0);
@@ -297,6 +300,36 @@ static void test_core(void **state)
     assert_non_null(strstr(f->cap.first_error, "not an xl dump-core file"));
 }
 
+/* A core with no page dumped (what Xen's arm toolstack writes): said once,
+ * then each vCPU's registers and innermost frame, the walk ending at the
+ * first read. */
+static void test_core_no_pages(void **state)
+{
+    struct fixture *f = *state;
+    enum { FRAMES = 2304 };
+    static uint64_t all[FRAMES];
+    struct mkcore mc = { .sim = f->g.sim, .nr_frames = FRAMES, .missing = all,
+                         .nr_missing = FRAMES, .regs = f->first, .nr_vcpus = 2 };
+    int fd;
+    uint64_t i;
+
+    for (i = 0; i < FRAMES; i++)
+        all[i] = i;
+    strcpy(f->core, "/tmp/xu-stack-core-XXXXXX");
+    fd = mkstemp(f->core);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mkcore_write(&mc, f->core), 0);
+    f->job.domain = NULL;
+    f->job.core = f->core;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_int_equal(f->cap.warnings, 1);
+    assert_non_null(strstr(f->cap.first_warning, "holds none of the guest's memory (2304 pages"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000310 function_1+0x10\n"));
+    assert_null(strstr(f->text, "#1 "));
+    assert_non_null(strstr(f->text, "walk ended: unreadable memory"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +338,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_live_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_domain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core_no_pages, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
