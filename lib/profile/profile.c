@@ -2,10 +2,17 @@
 /*
  * profile.c - interned stacks.
  *
- * Stacks live in a growable array (insertion order, what writers iterate)
- * and are found through an open-addressing hash table of indices.  The PCs
- * themselves are copied into fixed-size arena blocks that never move, so a
- * struct xu_stack's pcs pointer stays valid as the profile grows.
+ * A stack's record (its struct xu_stack) and its PCs right after it are
+ * copied into arena blocks that never move, so a record's address and its
+ * pcs pointer stay valid as the profile grows; a growable array of
+ * pointers to the records keeps their insertion order (what writers
+ * iterate), and an open-addressing hash table of indices finds them.
+ *
+ * A profile of a million distinct stacks fills 200 MB of blocks once,
+ * front to back: past the first few, a block is 2 MiB of huge pages
+ * (xu_big_map), a page fault a block rather than one every 4 KiB (in a
+ * virtual machine the faults were a fifth of storing the stacks).  A
+ * record beside its PCs is one place to read for a writer, not two.
  */
 #include "config.h"
 
@@ -61,33 +68,44 @@ enum xu_vstate xu_vstate_from_name(const char *name, size_t len)
     return XU_VSTATE__COUNT;
 }
 
-#define ARENA_BLOCK_WORDS (64 * 1024)   /* 512 KiB per block */
+#define SMALL_BLOCK ((size_t)512 * 1024)   /* malloc's, the first few */
+#define SMALL_BLOCKS 4                      /* then XU_BIG_MIN, mapped */
 #define EMPTY_SLOT UINT32_MAX
 
 struct arena_block {
     struct arena_block *next;
-    size_t used;
+    size_t used, cap;           /* in words */
+    bool mapped;                /* by xu_big_map, of XU_BIG_MIN bytes */
     uint64_t words[];
 };
 
 /*
  * A stack's record is its xu_stack alone: its hash is not kept (8 bytes a
  * stack, a sixth of a record), since a probe compares the stack's own
- * fields and PCs and a growing index hashes the stacks again.
+ * fields and PCs and a growing index hashes the stacks again.  Its PCs
+ * follow it in the arena.
  */
 struct stack_rec {
     struct xu_stack s;
 };
 
+#define REC_WORDS ((sizeof(struct stack_rec) + 7) / 8)
+
+/* The largest stack fits a small block, so no block is ever oversized. */
+_Static_assert((REC_WORDS + XU_MAX_DEPTH_LIMIT) * 8 + sizeof(struct arena_block) <= SMALL_BLOCK,
+               "a stack of XU_MAX_DEPTH_LIMIT frames fits one arena block");
+
 struct xu_profile {
-    struct stack_rec *stacks;
+    struct stack_rec **stacks;  /* in the arena */
     size_t nr_stacks, cap_stacks, max_stacks;
     uint32_t *slots;            /* indices into stacks[], EMPTY_SLOT when free */
     uint32_t tag_mask;          /* the bits of a slot that hold its stack's tag */
     size_t nr_slots;            /* power of two */
     struct arena_block *arena;  /* newest first */
+    size_t nr_blocks;
     struct xu_profile_totals totals;
     bool ends_changed;          /* set_end was called: the hash no longer finds stacks */
+    bool sealed;                /* no more adds: the index is freed */
 };
 
 /* FNV-1a over the words, mixed per word: cheap and good enough for PCs. */
@@ -134,6 +152,14 @@ struct xu_profile *xu_profile_new(size_t max_stacks)
     return p;
 }
 
+static void block_free(struct arena_block *b)
+{
+    if (b->mapped)
+        xu_big_unmap(b, XU_BIG_MIN);
+    else
+        free(b);
+}
+
 void xu_profile_free(struct xu_profile *p)
 {
     struct arena_block *b, *next;
@@ -142,7 +168,7 @@ void xu_profile_free(struct xu_profile *p)
         return;
     for (b = p->arena; b; b = next) {
         next = b->next;
-        free(b);
+        block_free(b);
     }
     free(p->stacks);
     free(p->slots);
@@ -157,38 +183,36 @@ void xu_profile_clear(struct xu_profile *p)
     if (p->arena) {
         for (b = p->arena->next; b; b = next) {
             next = b->next;
-            free(b);
+            block_free(b);
         }
         p->arena->next = NULL;
-        if (p->arena->used > ARENA_BLOCK_WORDS) {
-            free(p->arena);     /* an oversized block is never appended to */
-            p->arena = NULL;
-        } else {
-            p->arena->used = 0;
-        }
+        p->arena->used = 0;
+        p->nr_blocks = 1;
     }
     p->nr_stacks = 0;
-    memset(p->slots, 0xff, p->nr_slots * sizeof(*p->slots));
+    if (p->slots)
+        memset(p->slots, 0xff, p->nr_slots * sizeof(*p->slots));
     memset(&p->totals, 0, sizeof(p->totals));
     p->ends_changed = false;
 }
 
+/* words <= REC_WORDS + XU_MAX_DEPTH_LIMIT, which every block holds. */
 static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
 {
     struct arena_block *b = p->arena;
-    size_t block_words;
+    bool big = p->nr_blocks >= SMALL_BLOCKS;
+    size_t size = big ? XU_BIG_MIN : SMALL_BLOCK;
 
-    if (!b || b->used + words > ARENA_BLOCK_WORDS) {
-        block_words = words > ARENA_BLOCK_WORDS ? words : ARENA_BLOCK_WORDS;
-        b = malloc(sizeof(*b) + block_words * sizeof(uint64_t));
+    if (!b || b->used + words > b->cap) {
+        b = big ? xu_big_map(size) : malloc(size);
         if (!b)
             return NULL;
         b->next = p->arena;
         b->used = 0;
-        /* A block larger than standard is never appended to again. */
-        if (block_words > ARENA_BLOCK_WORDS)
-            b->used = block_words - words;
+        b->cap = (size - sizeof(*b)) / sizeof(uint64_t);
+        b->mapped = big;
         p->arena = b;
+        p->nr_blocks++;
     }
     b->used += words;
     return &b->words[b->used - words];
@@ -209,7 +233,7 @@ static int grow_slots(struct xu_profile *p)
         return -ENOMEM;
     memset(slots, 0xff, n * sizeof(*slots));
     for (i = 0; i < p->nr_stacks; i++) {
-        const struct xu_stack *s = &p->stacks[i].s;
+        const struct xu_stack *s = &p->stacks[i]->s;
         uint64_t h = stack_hash(s->vcpu, s->state, s->end, s->pcs, s->depth);
 
         for (j = h & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
@@ -240,7 +264,7 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     if (depth == 0 || depth > XU_MAX_DEPTH_LIMIT || (unsigned)end >= XU_WALK__COUNT ||
         (unsigned)state >= XU_VSTATE__COUNT)
         return -EINVAL;
-    if (p->ends_changed)
+    if (p->ends_changed || p->sealed)
         return -EPERM;
     /* the one bound that keeps every later sum of counts exact */
     if (count > XU_PROFILE_MAX_SAMPLES - p->totals.samples ||
@@ -250,7 +274,7 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         if ((p->slots[j] ^ (uint32_t)(h >> 32)) & p->tag_mask)
             continue;
-        rec = &p->stacks[p->slots[j] & ~p->tag_mask];
+        rec = p->stacks[p->slots[j] & ~p->tag_mask];
         if (rec->s.pcs[0] == pcs[0] && rec->s.vcpu == vcpu && rec->s.end == end &&
             rec->s.state == state && rec->s.depth == depth &&
             memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
@@ -274,17 +298,19 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     }
     if (p->nr_stacks == p->cap_stacks) {
         size_t cap = p->cap_stacks ? p->cap_stacks * 2 : 256;
-        struct stack_rec *s = realloc(p->stacks, cap * sizeof(*s));
+        struct stack_rec **s = realloc(p->stacks, cap * sizeof(*s));
         if (!s)
             return -ENOMEM;
         p->stacks = s;
         p->cap_stacks = cap;
     }
-    copy = arena_alloc(p, depth);
+    copy = arena_alloc(p, REC_WORDS + depth);
     if (!copy)
         return -ENOMEM;
+    rec = (struct stack_rec *)copy;
+    copy += REC_WORDS;
     memcpy(copy, pcs, depth * sizeof(*pcs));
-    rec = &p->stacks[p->nr_stacks];
+    p->stacks[p->nr_stacks] = rec;
     rec->s.vcpu = vcpu;
     rec->s.depth = depth;
     rec->s.end = end;
@@ -306,6 +332,14 @@ counted:
     return 0;
 }
 
+void xu_profile_seal(struct xu_profile *p)
+{
+    free(p->slots);
+    p->slots = NULL;
+    p->nr_slots = 0;
+    p->sealed = true;
+}
+
 void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out)
 {
     *out = p->totals;
@@ -318,7 +352,7 @@ size_t xu_profile_nr_stacks(const struct xu_profile *p)
 
 const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i)
 {
-    return i < p->nr_stacks ? &p->stacks[i].s : NULL;
+    return i < p->nr_stacks ? &p->stacks[i]->s : NULL;
 }
 
 void xu_profile_incomplete_reasons(const struct xu_profile_totals *t, char *buf, size_t size)
@@ -350,7 +384,7 @@ void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)
 
     if (i >= p->nr_stacks || (unsigned)end >= XU_WALK__COUNT)
         return;
-    s = &p->stacks[i].s;
+    s = &p->stacks[i]->s;
     p->totals.by_end[s->end] -= s->count;
     p->totals.by_end[end] += s->count;
     s->end = end;
@@ -444,7 +478,7 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
         goto out;
     }
     for (i = 0; i < p->nr_stacks; i++) {
-        const struct xu_stack *s = &p->stacks[i].s;
+        const struct xu_stack *s = &p->stacks[i]->s;
 
         /* a stack's frames asked for at once: their cache misses overlap
          * (a frame's first probe misses when addresses are millions) */
