@@ -41,7 +41,7 @@ void *xu_big_map(size_t size)
     char *p;
 
     if (size == 0 || size % XU_BIG_MIN || size > SIZE_MAX / 2 - XU_BIG_MIN) {
-        errno = size ? ENOMEM : EINVAL;
+        errno = size == 0 || size % XU_BIG_MIN ? EINVAL : ENOMEM;
         return NULL;
     }
     /* one huge page more than asked, its unaligned ends given back */
