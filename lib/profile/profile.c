@@ -2,17 +2,15 @@
 /*
  * profile.c - interned stacks.
  *
- * A stack's record (its struct xu_stack) and its PCs right after it are
- * copied into arena blocks that never move, so a record's address and its
- * pcs pointer stay valid as the profile grows; a growable array of
- * pointers to the records keeps their insertion order (what writers
- * iterate), and an open-addressing hash table of indices finds them.
+ * Stacks live in a growable array (insertion order, what writers iterate)
+ * and are found through an open-addressing hash table of indices.  The PCs
+ * themselves are copied into arena blocks that never move, so a struct
+ * xu_stack's pcs pointer stays valid as the profile grows.
  *
- * A profile of a million distinct stacks fills 200 MB of blocks once,
- * front to back: past the first few, a block is 2 MiB of huge pages
+ * A profile of a million distinct 20-deep stacks fills 160 MB of blocks
+ * once, front to back: past the first few, a block is 2 MiB of huge pages
  * (xu_big_map), a page fault a block rather than one every 4 KiB (in a
- * virtual machine the faults were a fifth of storing the stacks).  A
- * record beside its PCs is one place to read for a writer, not two.
+ * virtual machine the faults were a fifth of storing the stacks).
  */
 #include "config.h"
 
@@ -82,21 +80,18 @@ struct arena_block {
 /*
  * A stack's record is its xu_stack alone: its hash is not kept (8 bytes a
  * stack, a sixth of a record), since a probe compares the stack's own
- * fields and PCs and a growing index hashes the stacks again.  Its PCs
- * follow it in the arena.
+ * fields and PCs and a growing index hashes the stacks again.
  */
 struct stack_rec {
     struct xu_stack s;
 };
 
-#define REC_WORDS ((sizeof(struct stack_rec) + 7) / 8)
-
 /* The largest stack fits a small block, so no block is ever oversized. */
-_Static_assert((REC_WORDS + XU_MAX_DEPTH_LIMIT) * 8 + sizeof(struct arena_block) <= SMALL_BLOCK,
+_Static_assert(XU_MAX_DEPTH_LIMIT * 8 + sizeof(struct arena_block) <= SMALL_BLOCK,
                "a stack of XU_MAX_DEPTH_LIMIT frames fits one arena block");
 
 struct xu_profile {
-    struct stack_rec **stacks;  /* in the arena */
+    struct stack_rec *stacks;
     size_t nr_stacks, cap_stacks, max_stacks;
     uint32_t *slots;            /* indices into stacks[], EMPTY_SLOT when free */
     uint32_t tag_mask;          /* the bits of a slot that hold its stack's tag */
@@ -196,7 +191,7 @@ void xu_profile_clear(struct xu_profile *p)
     p->ends_changed = false;
 }
 
-/* words <= REC_WORDS + XU_MAX_DEPTH_LIMIT, which every block holds. */
+/* words <= XU_MAX_DEPTH_LIMIT, which every block holds. */
 static uint64_t *arena_alloc(struct xu_profile *p, uint32_t words)
 {
     struct arena_block *b = p->arena;
@@ -233,7 +228,7 @@ static int grow_slots(struct xu_profile *p)
         return -ENOMEM;
     memset(slots, 0xff, n * sizeof(*slots));
     for (i = 0; i < p->nr_stacks; i++) {
-        const struct xu_stack *s = &p->stacks[i]->s;
+        const struct xu_stack *s = &p->stacks[i].s;
         uint64_t h = stack_hash(s->vcpu, s->state, s->end, s->pcs, s->depth);
 
         for (j = h & (n - 1); slots[j] != EMPTY_SLOT; j = (j + 1) & (n - 1))
@@ -274,7 +269,7 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     for (j = h & (p->nr_slots - 1); p->slots[j] != EMPTY_SLOT; j = (j + 1) & (p->nr_slots - 1)) {
         if ((p->slots[j] ^ (uint32_t)(h >> 32)) & p->tag_mask)
             continue;
-        rec = p->stacks[p->slots[j] & ~p->tag_mask];
+        rec = &p->stacks[p->slots[j] & ~p->tag_mask];
         if (rec->s.pcs[0] == pcs[0] && rec->s.vcpu == vcpu && rec->s.end == end &&
             rec->s.state == state && rec->s.depth == depth &&
             memcmp(rec->s.pcs, pcs, depth * sizeof(*pcs)) == 0) {
@@ -298,19 +293,17 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
     }
     if (p->nr_stacks == p->cap_stacks) {
         size_t cap = p->cap_stacks ? p->cap_stacks * 2 : 256;
-        struct stack_rec **s = realloc(p->stacks, cap * sizeof(*s));
+        struct stack_rec *s = realloc(p->stacks, cap * sizeof(*s));
         if (!s)
             return -ENOMEM;
         p->stacks = s;
         p->cap_stacks = cap;
     }
-    copy = arena_alloc(p, REC_WORDS + depth);
+    copy = arena_alloc(p, depth);
     if (!copy)
         return -ENOMEM;
-    rec = (struct stack_rec *)copy;
-    copy += REC_WORDS;
     memcpy(copy, pcs, depth * sizeof(*pcs));
-    p->stacks[p->nr_stacks] = rec;
+    rec = &p->stacks[p->nr_stacks];
     rec->s.vcpu = vcpu;
     rec->s.depth = depth;
     rec->s.end = end;
@@ -352,7 +345,7 @@ size_t xu_profile_nr_stacks(const struct xu_profile *p)
 
 const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i)
 {
-    return i < p->nr_stacks ? &p->stacks[i]->s : NULL;
+    return i < p->nr_stacks ? &p->stacks[i].s : NULL;
 }
 
 void xu_profile_incomplete_reasons(const struct xu_profile_totals *t, char *buf, size_t size)
@@ -384,7 +377,7 @@ void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end)
 
     if (i >= p->nr_stacks || (unsigned)end >= XU_WALK__COUNT)
         return;
-    s = &p->stacks[i]->s;
+    s = &p->stacks[i].s;
     p->totals.by_end[s->end] -= s->count;
     p->totals.by_end[end] += s->count;
     s->end = end;
@@ -478,7 +471,7 @@ long xu_profile_unique_addrs(const struct xu_profile *p, uint64_t **out)
         goto out;
     }
     for (i = 0; i < p->nr_stacks; i++) {
-        const struct xu_stack *s = &p->stacks[i]->s;
+        const struct xu_stack *s = &p->stacks[i].s;
 
         /* a stack's frames asked for at once: their cache misses overlap
          * (a frame's first probe misses when addresses are millions) */

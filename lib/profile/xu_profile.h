@@ -123,8 +123,7 @@ void xu_profile_incomplete_reasons(const struct xu_profile_totals *t, char *buf,
 void xu_profile_set_end(struct xu_profile *p, size_t i, enum xu_walk_end end);
 
 size_t xu_profile_nr_stacks(const struct xu_profile *p);
-/* Stacks in insertion order, 0 <= i < nr_stacks.  Valid until the profile
- * is cleared or freed (a stack never moves). */
+/* Stacks in insertion order, 0 <= i < nr_stacks.  Valid until the next add. */
 const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i);
 
 /*

@@ -260,14 +260,13 @@ static void test_clear(void **state)
  * Memory per distinct stack, for the offline path and the live one alike
  * (both hold their stacks in this store).  A distinct stack of depth d
  * costs, by construction (profile.c):
- *   8 d + 40  its PCs and its record (40 bytes) in the arena (blocks of
- *             at most 2 MiB: under one block of slack in all),
- *   16    a pointer to its record (8 bytes) in an array that doubles: at
- *         most twice that allocated,
+ *   8 d   its PCs in the arena (blocks of at most 2 MiB: under one block
+ *         of slack in all),
+ *   80    its record (40 bytes) in an array that doubles: at most twice
+ *         that allocated,
  *   16    its hash slot (4 bytes) in a table kept between 1/4 and 1/2
  *         full: at most 4 slots a stack,
- * so at most 8 d + 72 bytes, plus a constant; the bound checked is 8 d +
- * 96 (256 for d = 20), room for the last block's slack.  A store
+ * so at most 8 d + 96 bytes, 256 for d = 20, plus a constant.  A store
  * that kept strings, a node per prefix or anything per sample would pass
  * it with a prefix-free profile, which is what is added here: 100,000
  * stacks of 20 frames drawn independently.  Allocated bytes are glibc's
