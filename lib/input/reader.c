@@ -269,6 +269,8 @@ static int input_read(FILE *f, const char *path, enum xu_input_format fmt,
     rc = finish(&b);
     if (rc < 0)
         goto out;
+    /* read whole: its index would only take memory from the writers */
+    xu_profile_seal(in->profile);
     if (in->stats.bad_lines)
         xu_warn(log, "%s: %llu line(s) skipped", path ? path : "input",
                 (unsigned long long)in->stats.bad_lines);

@@ -259,6 +259,8 @@ int xu_fg_add(struct xu_fg *fg, const struct xu_output_ctx *ctx, int side)
         const char *state_root = xu_output_state_frame(ctx, s);
         uint32_t len = 0, i, depth = s->depth;
 
+        if (k + 1 < nr)
+            xu_funcs_prefetch(&fn, xu_profile_stack(ctx->profile, k + 1));
         if (weight == 0)
             continue;
         path[len++] = 0;        /* "all" */
@@ -459,6 +461,12 @@ static int walk(struct fg_draw *d)
         uint64_t count = ps->counts[p];
         int side = ps->sides[p];
 
+        if (k + XU_PATHS_AHEAD < xu_paths_count(ps)) {
+            xu_paths_prefetch_ends(ps, d->order[k + XU_PATHS_AHEAD]);
+            __builtin_prefetch(&ps->sides[d->order[k + XU_PATHS_AHEAD]]);
+        }
+        if (k + XU_PATHS_AHEAD / 2 < xu_paths_count(ps))
+            xu_paths_prefetch_vals(ps, d->order[k + XU_PATHS_AHEAD / 2]);
         while (common < depth && common < len && open[common].name == xu_paths_val(ps, p, common))
             common++;
         while (depth > common) {

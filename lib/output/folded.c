@@ -320,9 +320,6 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
         ids[len++] = (uint32_t)(id = intern(fo, XU_INCOMPLETE_FRAME));
     if (id < 0)
         return id;
-    if (fo->by_chain)
-        for (i = 0; i < s->depth; i++)
-            xu_symbolizer_prefetch(ctx->syms, xu_stack_lookup_addr(s, i));
     /* every frame with its inlined functions while they fit, else each
      * frame's physical function alone (without DWARF, a frame is one name:
      * no need to count) */
@@ -345,6 +342,19 @@ static long line_names(struct fold *fo, const struct xu_stack *s, uint32_t *ids)
     return (long)len;
 }
 
+/* A stack's frames asked of the symboliser while the stack before it is
+ * named: their cache misses overlap that work and one another. */
+static void prefetch_frames(const struct fold *fo, size_t k)
+{
+    const struct xu_stack *s = xu_profile_stack(fo->ctx->profile, k);
+    uint32_t i;
+
+    if (!fo->by_chain || !s)
+        return;
+    for (i = 0; i < s->depth; i++)
+        xu_symbolizer_prefetch(fo->ctx->syms, xu_stack_lookup_addr(s, i));
+}
+
 /* Every stack the view keeps, as a path of tokens. */
 static int build_paths(struct fold *fo)
 {
@@ -365,11 +375,13 @@ static int build_paths(struct fold *fo)
         nr_vals += nr_roots(fo->ctx, s) + s->depth;
     }
     rc = xu_paths_reserve(&fo->paths, nr_paths, nr_vals);
+    prefetch_frames(fo, 0);
     for (k = 0; k < n && rc == 0; k++) {
         const struct xu_stack *s = xu_profile_stack(p, k);
         uint64_t weight = xu_output_weight(fo->ctx, s);
         long len, j;
 
+        prefetch_frames(fo, k + 1);
         if (weight == 0)
             continue;
         /* a profile holds at most XU_MAX_DEPTH_LIMIT frames a stack */
@@ -509,6 +521,10 @@ static int write_lines(FILE *f, const struct fold *fo, const uint32_t *order,
     for (i = 0; i < n && !o->err; i = j) {
         uint64_t count = 0;
 
+        if (i + XU_PATHS_AHEAD < n)
+            xu_paths_prefetch_ends(&fo->paths, order[i + XU_PATHS_AHEAD]);
+        if (i + XU_PATHS_AHEAD / 2 < n)
+            xu_paths_prefetch_vals(&fo->paths, order[i + XU_PATHS_AHEAD / 2]);
         for (j = i; j < n && (j == i || !first[j]); j++) {
             uint64_t c = fo->paths.counts[order[j]];
 

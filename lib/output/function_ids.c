@@ -577,6 +577,14 @@ long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
     return funcs_frames(fn, s, i, &fn->one, ids);
 }
 
+void xu_funcs_prefetch(const struct xu_funcs *fn, const struct xu_stack *s)
+{
+    uint32_t i;
+
+    for (i = 0; fn->by_index && i < s->depth; i++)
+        xu_symbolizer_prefetch(fn->ctx->syms, xu_stack_lookup_addr(s, i));
+}
+
 long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from,
                     uint32_t *ids, uint32_t max)
 {

@@ -123,6 +123,9 @@ long xu_funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, uint32_t i,
  */
 long xu_funcs_stack(struct xu_funcs *fn, const struct xu_stack *s, uint32_t from,
                     uint32_t *ids, uint32_t max);
+/* Ask the symboliser for s's frames ahead of xu_funcs_stack(fn, s, ...),
+ * while the stack before it is handled: their cache misses overlap. */
+void xu_funcs_prefetch(const struct xu_funcs *fn, const struct xu_stack *s);
 /* Function id of a name that is no frame ("[incomplete]", "vcpu0"). */
 long xu_funcs_named(struct xu_funcs *fn, const char *name);
 static inline size_t xu_funcs_count(const struct xu_funcs *fn)

@@ -70,7 +70,8 @@ void xu_profile_free(struct xu_profile *p);
 
 /* Count one more occurrence (count times) of a stack.  0, -ENOMEM,
  * -EOVERFLOW when the total would pass XU_PROFILE_MAX_SAMPLES (nothing is
- * counted then), or -EPERM after xu_profile_set_end; a stack refused because
+ * counted then), or -EPERM after xu_profile_set_end or
+ * xu_profile_seal; a stack refused because
  * the profile is full is counted as dropped and returns 0. */
 int xu_profile_add(struct xu_profile *p, uint32_t vcpu, const uint64_t *pcs,
                    uint32_t depth, enum xu_walk_end end, uint64_t count);
@@ -85,8 +86,17 @@ int xu_profile_add_state(struct xu_profile *p, uint32_t vcpu, enum xu_vstate sta
 void xu_profile_get_totals(const struct xu_profile *p, struct xu_profile_totals *out);
 
 /*
+ * No more stacks will be added (a trace read whole): the index that finds
+ * a stack to count it again is freed (8 MiB for a million distinct
+ * stacks), and adds fail with -EPERM from then on, also after
+ * xu_profile_clear().  Stacks, totals and xu_profile_set_end are as
+ * before.
+ */
+void xu_profile_seal(struct xu_profile *p);
+
+/*
  * Empty the profile: no stack, zero totals, adds allowed again (also after
- * xu_profile_set_end).  Keeps the index's size, so a profile emptied at
+ * xu_profile_set_end; not after xu_profile_seal).  Keeps the index's size, so a profile emptied at
  * every window of a live view does not allocate it again.  Pointers from
  * xu_profile_stack() are invalid afterwards.
  */

@@ -26,4 +26,18 @@
  */
 void *xu_big_alloc(size_t size);
 
+/*
+ * A block of memory that is filled once and never grows (an arena's): size
+ * bytes, a multiple of XU_BIG_MIN, mapped on its own, aligned to XU_BIG_MIN
+ * and asked for as huge pages, so that filling it costs a page fault a
+ * huge page, not one every 4 KiB.  Unlike aligned_alloc's, no second
+ * mapping of the alignment's size stays behind it.  Freed with
+ * xu_big_unmap(p, size).  NULL with errno.
+ */
+void *xu_big_map(size_t size);
+void xu_big_unmap(void *p, size_t size);
+
+/* The bytes xu_big_map holds now (malloc's statistics do not see them). */
+size_t xu_big_mapped(void);
+
 #endif

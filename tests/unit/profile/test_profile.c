@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "profile/xu_profile.h"
+#include "util/xu_big.h"
 
 static const uint64_t a[] = { 0x1010, 0x2020, 0x3030 };
 static const uint64_t b[] = { 0x1010, 0x2020, 0x4040 };
@@ -193,6 +194,33 @@ static void test_total_bounded(void **state)
     xu_profile_free(p);
 }
 
+/* Sealed once read whole: its stacks, counts and addresses stay, adds
+ * are refused (also after a clear) rather than stored unfound. */
+static void test_seal(void **state)
+{
+    struct xu_profile *p = xu_profile_new(0);
+    const struct xu_stack *s;
+    uint64_t *addrs = NULL;
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 5), 0);
+    assert_int_equal(xu_profile_add(p, 1, b, 3, XU_WALK_COMPLETE, 1), 0);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 2), 0);
+    xu_profile_seal(p);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), -EPERM);
+    assert_int_equal(xu_profile_nr_stacks(p), 2);
+    s = xu_profile_stack(p, 0);
+    assert_int_equal(s->count, 7);
+    assert_memory_equal(s->pcs, a, sizeof(a));
+    assert_int_equal(xu_profile_stack(p, 1)->vcpu, 1);
+    assert_true(xu_profile_unique_addrs(p, &addrs) > 0);
+    free(addrs);
+    xu_profile_clear(p);
+    assert_int_equal(xu_profile_add(p, 0, a, 3, XU_WALK_COMPLETE, 1), -EPERM);
+    xu_profile_free(p);
+}
+
 /* Emptied between the windows of a live view: nothing left, adds allowed
  * again (also after set_end), the same stack found again once re-added. */
 static void test_clear(void **state)
@@ -232,8 +260,8 @@ static void test_clear(void **state)
  * Memory per distinct stack, for the offline path and the live one alike
  * (both hold their stacks in this store).  A distinct stack of depth d
  * costs, by construction (profile.c):
- *   8 d   its PCs in the arena (blocks of 512 KiB: under one block of slack
- *         in all),
+ *   8 d   its PCs in the arena (blocks of at most 2 MiB: under one block
+ *         of slack in all),
  *   80    its record (40 bytes) in an array that doubles: at most twice
  *         that allocated,
  *   16    its hash slot (4 bytes) in a table kept between 1/4 and 1/2
@@ -242,7 +270,7 @@ static void test_clear(void **state)
  * that kept strings, a node per prefix or anything per sample would pass
  * it with a prefix-free profile, which is what is added here: 100,000
  * stacks of 20 frames drawn independently.  Allocated bytes are glibc's
- * count (mallinfo2); under AddressSanitizer, whose allocator glibc does
+ * count (mallinfo2) and the arena's own mappings (xu_big_mapped); under AddressSanitizer, whose allocator glibc does
  * not see, there is nothing to measure and the test says so.
  */
 #define MEM_STACKS 100000u
@@ -263,7 +291,8 @@ static size_t allocated(void)
 #ifdef HAVE_MALLINFO2
     struct mallinfo2 mi = mallinfo2();
 
-    return mi.uordblks + mi.hblkhd;
+    /* the arena's blocks mapped on their own, which glibc does not see */
+    return mi.uordblks + mi.hblkhd + xu_big_mapped();
 #else
     return 0;
 #endif
@@ -314,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_total_bounded),
         cmocka_unit_test(test_clear),
         cmocka_unit_test(test_memory_per_distinct_stack),
+        cmocka_unit_test(test_seal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

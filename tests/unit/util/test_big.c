@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* test_big.c - large tables: aligned to huge pages from XU_BIG_MIN on,
- * every byte usable, freed by free(). */
+ * every byte usable, freed by free(); blocks mapped on their own, counted. */
 #include "config.h"
 
 #include <errno.h>
@@ -52,12 +52,46 @@ static void test_too_large_fails(void **state)
     assert_int_equal(errno, ENOMEM);
 }
 
+/* A block of its own: aligned, every byte usable, counted while mapped. */
+static void test_map_is_aligned_and_counted(void **state)
+{
+    size_t before = xu_big_mapped();
+    unsigned char *p = xu_big_map(2 * XU_BIG_MIN);
+
+    (void)state;
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % XU_BIG_MIN, 0);
+    assert_int_equal(xu_big_mapped(), before + 2 * XU_BIG_MIN);
+    memset(p, 0x5a, 2 * XU_BIG_MIN);
+    assert_int_equal(p[2 * XU_BIG_MIN - 1], 0x5a);
+    xu_big_unmap(p, 2 * XU_BIG_MIN);
+    assert_int_equal(xu_big_mapped(), before);
+}
+
+/* Only whole huge pages, and not more than the address space. */
+static void test_map_refuses_odd_sizes(void **state)
+{
+    (void)state;
+    errno = 0;
+    assert_null(xu_big_map(0));
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_null(xu_big_map(XU_BIG_MIN + 4096));
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_null(xu_big_map(SIZE_MAX / 2 / XU_BIG_MIN * XU_BIG_MIN));
+    assert_int_equal(errno, ENOMEM);
+    assert_int_equal(xu_big_mapped(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_small_is_malloc),
         cmocka_unit_test(test_large_is_aligned),
         cmocka_unit_test(test_too_large_fails),
+        cmocka_unit_test(test_map_is_aligned_and_counted),
+        cmocka_unit_test(test_map_refuses_odd_sizes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
