@@ -132,21 +132,23 @@ struct unwind_tables {
  * XU_RECORD_OK with t->orc NULL when auto should look further.
  */
 static enum xu_record_result choose_orc(const struct xu_record_config *job,
-                                        const char *elf_path, struct xu_sampler_config *cfg,
+                                        const struct xu_elf_choice *elf,
+                                        struct xu_sampler_config *cfg,
                                         struct unwind_tables *t, struct xu_log *log)
 {
+    const char *name = elf->path ? xu_elf_choice_name(elf) : "no ELF";
     struct xu_orc_stats st;
-    int rc = elf_path ? xu_orc_open(elf_path, log, &t->orc) : -ENODATA;
+    int rc = elf->path ? xu_orc_open(elf->path, log, &t->orc) : -ENODATA;
 
     if (rc < 0) {
         if (job->unwind == XU_UNWIND_ORC) {
-            xu_error(log, "--unwind=orc: %s has no usable ORC tables: %s",
-                     elf_path ? elf_path : "no ELF", xu_orc_strerror(rc));
+            xu_error(log, "--unwind=orc: %s has no usable ORC tables: %s", name,
+                     xu_orc_strerror(rc));
             return XU_RECORD_SYMBOLS;
         }
         /* most ELFs have none: only tables that are there but unusable are news */
         if (rc != -ENODATA && rc != -ENOEXEC)
-            xu_warn(log, "the ORC tables of %s are not used (%s)", elf_path,
+            xu_warn(log, "the ORC tables of %s are not used (%s)", name,
                     xu_orc_strerror(rc));
         return XU_RECORD_OK;
     }
@@ -162,21 +164,23 @@ static enum xu_record_result choose_orc(const struct xu_record_config *job,
 /* cfi, or auto without ORC: CFI from the symbol ELF where it has some,
  * else plain frame pointers (auto); CFI or an error (cfi). */
 static enum xu_record_result choose_cfi(const struct xu_record_config *job,
-                                        const char *elf_path, struct xu_sampler_config *cfg,
+                                        const struct xu_elf_choice *elf,
+                                        struct xu_sampler_config *cfg,
                                         struct unwind_tables *t, struct xu_log *log)
 {
 #ifdef HAVE_LIBDW
+    const char *name = elf->path ? xu_elf_choice_name(elf) : "no ELF";
     struct xu_cfi_stats cst;
-    int rc = elf_path ? xu_cfi_open(elf_path, NULL, log, &t->cfi) : -ENODATA;
+    int rc = elf->path ? xu_cfi_open(elf->path, NULL, log, &t->cfi) : -ENODATA;
 
     if (rc < 0) {
         if (job->unwind == XU_UNWIND_CFI) {
-            xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s",
-                     elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+            xu_error(log, "--unwind=cfi: %s has no usable DWARF CFI: %s", name,
+                     xu_cfi_strerror(rc));
             return XU_RECORD_SYMBOLS;
         }
-        xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
-                elf_path ? elf_path : "no ELF", xu_cfi_strerror(rc));
+        xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers", name,
+                xu_cfi_strerror(rc));
         return XU_RECORD_OK;
     }
     xu_cfi_get_stats(t->cfi, &cst);
@@ -185,7 +189,7 @@ static enum xu_record_result choose_cfi(const struct xu_record_config *job,
     cfg->unwinder = job->unwind == XU_UNWIND_CFI ? &xu_unwind_cfi_ops : &xu_unwind_auto_ops;
     return XU_RECORD_OK;
 #else
-    (void)elf_path;
+    (void)elf;
     (void)cfg;
     (void)t;
     if (job->unwind == XU_UNWIND_CFI) {
@@ -204,7 +208,7 @@ static enum xu_record_result choose_cfi(const struct xu_record_config *job,
  * the caller).
  */
 enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
-                                                const char *elf_path,
+                                                const struct xu_elf_choice *elf,
                                                 struct xu_sampler_config *cfg, void **table,
                                                 struct xu_log *log)
 {
@@ -222,11 +226,11 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
     }
     *table = t;
     if (job->unwind == XU_UNWIND_ORC || job->unwind == XU_UNWIND_AUTO) {
-        ec = choose_orc(job, elf_path, cfg, t, log);
+        ec = choose_orc(job, elf, cfg, t, log);
         if (ec != XU_RECORD_OK || t->orc || job->unwind == XU_UNWIND_ORC)
             return ec;
     }
-    return choose_cfi(job, elf_path, cfg, t, log);
+    return choose_cfi(job, elf, cfg, t, log);
 }
 
 void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)

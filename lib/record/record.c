@@ -58,12 +58,14 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
  * nothing), so anything but a match is only noted, for a second look once
  * sampling is over.  Returns whether that second look is due.
  */
-static bool check_elf_matches(const char *path, struct xu_target *t, struct xu_mem *m,
-                              struct xu_pause *pause, bool provisional, struct xu_log *log)
+static bool check_elf_matches(const struct xu_elf_choice *elf, struct xu_target *t,
+                              struct xu_mem *m, struct xu_pause *pause, bool provisional,
+                              struct xu_log *log)
 {
+    const char *path = xu_elf_choice_name(elf);
     struct xu_elf_match match;
 
-    if (xu_elf_match_guest(path, t, m, pause, log, &match) < 0)
+    if (xu_elf_match_guest(elf->path, path, t, m, pause, log, &match) < 0)
         return provisional;
     if (provisional && match.verdict != XU_ELF_MATCH) {
         xu_info(log, "%s is not in domain %" PRIu32 "'s memory yet (%s: an HVM guest's "
@@ -262,7 +264,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, log);
     if (ec != XU_RECORD_OK)
         goto out;
-    ec = xu_record_choose_unwinder(job, elf.path, &cfg, &unwind_table, log);
+    ec = xu_record_choose_unwinder(job, &elf, &cfg, &unwind_table, log);
     if (ec != XU_RECORD_OK)
         goto out;
 
@@ -312,7 +314,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         goto out;
     }
     if (elf.path)
-        recheck_elf = check_elf_matches(elf.path, &target, mem, pause,
+        recheck_elf = check_elf_matches(&elf, &target, mem, pause,
                                         info.type == XU_GUEST_HVM, log);
     if (xu_pause_stuck(pause)) {
         /* The check's unpause failed for good, and said so with the fix. */
@@ -324,7 +326,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     arch = target.arch;
     if (elf.path && (rc = xu_elf_code_open(elf.path, log, &code)) < 0)
         xu_warn(log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
-                "recognised, and no stack counts as complete", elf.path, strerror(-rc));
+                "recognised, and no stack counts as complete", xu_elf_choice_name(&elf),
+                strerror(-rc));
     xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
     xu_record_apply_unwind_table(unwind_table, &unwind_env);
     cfg.unwinder_ctx = &unwind_env;
@@ -400,7 +403,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_info(log, "stopped by signal %d", (int)*env->stop);
     if (recheck_elf && rc >= 0 && st.reason != XU_STOP_DOMAIN_GONE &&
         st.reason != XU_STOP_DOMAIN_SHUTDOWN) {
-        check_elf_matches(elf.path, &target, mem, pause, false, log);
+        check_elf_matches(&elf, &target, mem, pause, false, log);
         if (xu_pause_stuck(pause))
             ec = XU_RECORD_FAILURE;     /* said where it failed, with the fix */
     }

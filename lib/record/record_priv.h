@@ -25,7 +25,7 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
  * the unwinder's env by xu_record_apply_unwind_table() and freed with
  * xu_record_free_unwind_table(). */
 enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
-                                                const char *elf_path,
+                                                const struct xu_elf_choice *elf,
                                                 struct xu_sampler_config *cfg, void **table,
                                                 struct xu_log *log);
 void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env);

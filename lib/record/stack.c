@@ -185,12 +185,12 @@ static enum xu_record_result prepare(struct run *r)
         return XU_RECORD_FAILURE;
     }
     as_record_job(r->job, &rec);
-    ec = xu_record_choose_unwinder(&rec, r->elf.path, &r->sampler, &r->unwind_table, r->log);
+    ec = xu_record_choose_unwinder(&rec, &r->elf, &r->sampler, &r->unwind_table, r->log);
     if (ec != XU_RECORD_OK)
         return ec;
     if (r->elf.path && (rc = xu_elf_code_open(r->elf.path, r->log, &r->code)) < 0)
         xu_warn(r->log, "cannot read the code of %s (%s): no stack is vouched for",
-                r->elf.path, strerror(-rc));
+                xu_elf_choice_name(&r->elf), strerror(-rc));
     xu_unwind_env_from_elf(r->elf.symtab, r->code, r->target.arch, &r->unwind_env);
     xu_record_apply_unwind_table(r->unwind_table, &r->unwind_env);
     r->src.type = r->info.type;

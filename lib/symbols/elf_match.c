@@ -340,8 +340,8 @@ static void report(const char *path, const struct elf_text *t, struct xu_log *lo
                 "elsewhere (KASLR?) or not this kernel", path);
 }
 
-int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
-                       struct xu_elf_match *out)
+int xu_elf_match_check(const char *path, const char *name, struct xu_mem *m,
+                       struct xu_log *log, struct xu_elf_match *out)
 {
     struct elf_text t;
     int rc;
@@ -351,13 +351,13 @@ int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
     if (rc < 0)
         return rc;
     check_text(&t, m, out);
-    report(path, &t, log, out);
+    report(name ? name : path, &t, log, out);
     text_close(&t);
     return 0;
 }
 
-int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
-                       struct xu_pause *pause, struct xu_log *log,
+int xu_elf_match_guest(const char *path, const char *name, struct xu_target *t,
+                       struct xu_mem *m, struct xu_pause *pause, struct xu_log *log,
                        struct xu_elf_match *out)
 {
     struct xu_pause *own_pause = NULL;
@@ -418,7 +418,7 @@ out:
     }
     xu_pause_free(own_pause);
     if (rc == 0)
-        report(path, &tx, log, out);
+        report(name ? name : path, &tx, log, out);
     text_close(&tx);
     return rc;
 }

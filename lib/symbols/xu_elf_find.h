@@ -78,6 +78,11 @@ struct xu_elf_choice {
 };
 
 void xu_elf_choice_init(struct xu_elf_choice *c);
+/* What messages call the chosen file: shown, else path. */
+static inline const char *xu_elf_choice_name(const struct xu_elf_choice *c)
+{
+    return c->shown ? c->shown : c->path;
+}
 /* Frees path and symtab (detach symtab first to keep it: set it to NULL). */
 void xu_elf_choice_dispose(struct xu_elf_choice *c);
 
@@ -149,10 +154,11 @@ struct xu_elf_match {
  * that maps the kernel (xu_mem_set_context) and keeps it valid (the guest
  * paused, or a kernel mapped in every address space).  Reads at most
  * XU_ELF_MATCH_CHUNKS + 1 small ranges.  0, or -ENOENT/-ENOEXEC/-ENOMEM
- * for the file.
+ * for the file.  name: what messages call the file (NULL: path), for a file
+ * opened under another name (a vmlinux decompressed in memory).
  */
-int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
-                       struct xu_elf_match *out);
+int xu_elf_match_check(const char *path, const char *name, struct xu_mem *m,
+                       struct xu_log *log, struct xu_elf_match *out);
 
 /*
  * The same on a live target: takes a pause reference through pause (the
@@ -162,8 +168,8 @@ int xu_elf_match_check(const char *path, struct xu_mem *m, struct xu_log *log,
  * reference on top, given back as well (xu_pause.h).  The wait is bounded
  * by the few reads above.
  */
-int xu_elf_match_guest(const char *path, struct xu_target *t, struct xu_mem *m,
-                       struct xu_pause *pause, struct xu_log *log,
+int xu_elf_match_guest(const char *path, const char *name, struct xu_target *t,
+                       struct xu_mem *m, struct xu_pause *pause, struct xu_log *log,
                        struct xu_elf_match *out);
 
 #endif

@@ -176,7 +176,7 @@ static void find_and_match(const char *path)
         return;
     xu_mem_begin(g->m);
     xu_mem_set_context(g->m, &g->regs);
-    xu_elf_match_check(path, g->m, xu_fuzz_log(), &mr);
+    xu_elf_match_check(path, NULL, g->m, xu_fuzz_log(), &mr);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

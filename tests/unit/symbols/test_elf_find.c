@@ -39,6 +39,7 @@ static const struct mkelf_sym syms[] = {
 struct capture {
     struct xu_log log;
     char last[2048];
+    char any[2048];             /* the last message at any level */
     int errors, warnings;
     int stripped_advice;        /* lines, at any level, telling to pass the unstripped ELF */
 };
@@ -53,6 +54,7 @@ static void capture_emit(void *ctx, enum xu_log_level level, const char *msg)
         c->errors++;
     if (level >= XU_LOG_WARN)
         snprintf(c->last, sizeof(c->last), "%s", msg);
+    snprintf(c->any, sizeof(c->any), "%s", msg);
     if (strstr(msg, "stripped?"))
         c->stripped_advice++;
 }
@@ -481,7 +483,7 @@ static void check(struct guest *g, const char *path, struct xu_elf_match *r)
 {
     xu_mem_begin(g->m);
     xu_mem_set_context(g->m, &g->regs);
-    assert_int_equal(xu_elf_match_check(path, g->m, NULL, r), 0);
+    assert_int_equal(xu_elf_match_check(path, NULL, g->m, NULL, r), 0);
 }
 
 /* Code bytes as a function of the address (seed 0 is "the build"). */
@@ -694,6 +696,12 @@ static void test_unknown_when_unmapped(void **state)
     assert_int_equal(r.chunks, 0);
     assert_int_equal(r.unreadable, 3);
     assert_string_equal(xu_elf_verdict_name(r.verdict), "unknown");
+
+    /* a file opened under another name (a vmlinux decompressed in memory)
+     * is called by the name the user knows */
+    assert_int_equal(xu_elf_match_check(path_in(f, "k"), "vmlinuz (decompressed)", g.m,
+                                        &f->cap.log, &r), 0);
+    assert_non_null(strstr(f->cap.any, "the guest maps none of vmlinuz (decompressed)'s text"));
     guest_free(&g);
 }
 
@@ -719,7 +727,7 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     assert_int_equal(xu_sim_push_state(g.sim, 1, &g.regs), 0);
 
     assert_int_equal(xu_pause_new(&pause, &g.t, &pause_state, NULL), 0);
-    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), &g.t, g.m, pause, NULL, &r), 0);
+    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), NULL, &g.t, g.m, pause, NULL, &r), 0);
     assert_int_equal(r.verdict, XU_ELF_MATCH);
     xu_sim_get_counters(g.sim, &c);
     assert_int_equal(c.pauses, 1);
@@ -731,7 +739,7 @@ static void test_match_guest_pauses_and_unpauses(void **state)
     /* paused by its admin: our own reference on top, given back; the
      * admin's stays */
     assert_int_equal(xu_sim_admin_pause(g.sim), 0);
-    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), &g.t, g.m, NULL, NULL, &r), 0);
+    assert_int_equal(xu_elf_match_guest(path_in(f, "k"), NULL, &g.t, g.m, NULL, NULL, &r), 0);
     assert_int_equal(r.verdict, XU_ELF_MATCH);
     xu_sim_get_counters(g.sim, &c);
     assert_int_equal(c.pauses, 2);
@@ -740,7 +748,7 @@ static void test_match_guest_pauses_and_unpauses(void **state)
 
     /* a file that cannot be read: no pause at all */
     assert_int_equal(xu_sim_admin_unpause(g.sim), 0);
-    assert_true(xu_elf_match_guest(path_in(f, "nonexistent"), &g.t, g.m, NULL, &f->cap.log,
+    assert_true(xu_elf_match_guest(path_in(f, "nonexistent"), NULL, &g.t, g.m, NULL, &f->cap.log,
                                    &r) < 0);
     xu_sim_get_counters(g.sim, &c);
     assert_int_equal(c.pauses, 2);
