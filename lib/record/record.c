@@ -478,6 +478,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     sum.stats = &st;
     sum.totals = &tot;
     sum.jitter = job->jitter;
+    sum.unwinder = cfg.unwinder ? cfg.unwinder->name : NULL;
     if (xu_output_top_function(&octx, top, sizeof(top), &sum.top_share) > 0)
         sum.top = top;
     if (code && arch)

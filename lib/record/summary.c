@@ -43,8 +43,10 @@ void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, s
         break;
     case XU_WALK_NOT_CALL:
     case XU_WALK_BAD_FRAME:
-        snprintf(buf, size, "; the frame pointers look broken (a build without them?): "
-                 "--unwind=cfi or auto follow the ELF's CFI instead");
+        /* advice about frame pointers only where they were what was followed */
+        if (sum->unwinder && strcmp(sum->unwinder, "fp") == 0)
+            snprintf(buf, size, "; the frame pointers look broken (a build without them?): "
+                     "--unwind=cfi or auto follow the ELF's CFI instead");
         break;
     case XU_WALK_DEPTH:
         snprintf(buf, size, "; stacks are deeper than --max-depth");

@@ -127,14 +127,15 @@ struct xu_record_summary {
     const char *outermost;
     double outermost_share;
     double jitter;              /* the run's xu_sampler_config.jitter */
+    const char *unwinder;       /* the unwinder's name ("fp", "auto", "cfi", "orc"), or NULL */
 };
 
 /*
  * For the summary line: what a user can do about the largest reason stacks
  * are not complete ("; ..." into buf, "" when there is nothing to say):
  * the outermost function most "not a root" stacks end in and
- * --roots=+NAME, --unwind=cfi where frame pointers look broken, or
- * --max-depth.  Nothing when fewer than 1 % of the samples are incomplete.
+ * --roots=+NAME, --unwind=cfi where frame pointers (the fp unwinder's) look
+ * broken, or --max-depth.  Nothing when fewer than 1 % of the samples are incomplete.
  */
 void xu_record_incomplete_hint(const struct xu_record_summary *sum, char *buf, size_t size);
 /* Words after the top function's share when it is the hypercall page (idle

@@ -134,6 +134,14 @@ bool xu_x86_follows_call(const uint8_t *before, size_t n)
 
     if (n >= 5 && before[n - 5] == 0xe8)
         return true;                    /* call rel32 */
+    /*
+     * A Linux kernel's paravirt call sites are "call *pv_ops+x(%rip)" in the
+     * file (ff 15 disp32, six bytes), patched at boot into a direct call (e8
+     * rel32, five bytes) and a nop: the return address then lies one byte
+     * before the end of the file's instruction.
+     */
+    if (n >= 5 && before[n - 5] == 0xff && before[n - 4] == 0x15)
+        return true;
     /* call *r/m64, perhaps with a REX prefix: 2 to 8 bytes */
     for (l = 2; l <= 8 && l <= n; l++) {
         const uint8_t *b = before + n - l;

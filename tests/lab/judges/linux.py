@@ -46,14 +46,22 @@ STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "st
                "guest", "guest_nice")
 
 PENDING = [
-    {"check": "complete_kernel_chains",
-     "wants": ">= 95 % of kernel chains ending at a real entry (entry_SYSCALL_64, "
-              "asm_exc_*, asm_common_interrupt, ret_from_fork, the idle loop's root)",
-     "needs": "an ORC unwinder (the kernel has no frame pointers nor .eh_frame)"},
     {"check": "per_task_shares",
      "wants": "each task's share within 2 points of its CPU time (/proc/PID/stat)",
      "needs": "each sample's task, read with the image's BTF"},
 ]
+# A kernel chain is whole when its outermost frame is where the kernel is entered: the
+# syscall entry, an exception's or an interrupt's entry (the asm stub, or on PV the upcall's
+# handler when the stub's frame ends the walk at the user registers it saved), a kernel
+# thread's ret_from_fork, or the idle loop's root on a CPU the kernel started; a sample
+# whose pc is in that entry code itself is whole too.
+ENTRY_RE = re.compile(r"^(entry_SYSCALL_64\w*|xen_entry_SYSCALL_64\w*|entry_SYSRETQ\w*|"
+                      r"syscall_return_via_sysret|asm_exc_\w+|xen_asm_exc_\w+|"
+                      r"exc_xen_hypervisor_callback|asm_common_interrupt|asm_sysvec_\w+|"
+                      r"error_entry|error_return|ret_from_fork\w*|startup_64|"
+                      r"secondary_startup_64\w*|x86_64_start_\w+|xen_start_kernel|"
+                      r"startup_xen|cpu_bringup_and_idle|xen_iret|xen_sysret\w*)$")
+MIN_WHOLE_KERNEL_PCT = 95.0
 # Only when the guest had no perf (tests/guests/linux/build found none for it).
 PENDING_PERF = {"check": "top_kernel_self_shares",
                 "wants": "the top five kernel functions' self shares within 2 points of "
@@ -277,6 +285,37 @@ def caller_frames(stacks):
     return c
 
 
+def kernel_chains(stacks):
+    """Of the samples that found the vCPU running kernel code: how many, how many the walk
+    left incomplete, how many end at an entry (ENTRY_RE) and were not left incomplete, and
+    the outermost frames of the rest."""
+    c = {"kernel_samples": 0, "incomplete": 0, "whole": 0}
+    other = {}
+    for frames, n in stacks:
+        if not frames or frames[0] != "[running]":
+            continue
+        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT]
+        if not body:
+            continue
+        m = HEX_RE.match(body[-1])
+        if m and int(m.group(1), 16) < USER_TOP:
+            continue                    # a user-mode sample: no kernel chain
+        c["kernel_samples"] += n
+        if INCOMPLETE_ROOT in frames:
+            c["incomplete"] += n
+            root = body[0] + " [incomplete]"
+        elif ENTRY_RE.match(body[0]):
+            c["whole"] += n
+            continue
+        else:
+            root = body[0]
+        other[root] = other.get(root, 0) + n
+    c["whole_pct"] = round(pct(c["whole"], c["kernel_samples"]), 2) \
+        if c["kernel_samples"] else None
+    c["other_roots"] = dict(sorted(other.items(), key=lambda kv: -kv[1])[:8])
+    return c
+
+
 def check_symbols(d, sid, r, reasons):
     """xen-uniprof's own line on where the names came from: the bzImage, its kallsyms."""
     err = read_id(d, sid, ".stderr", "") or ""
@@ -353,6 +392,14 @@ def judge_profile(d, sid, m):
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
          "pct_of_kernel": round(pct(v, kernel), 2)}
         for k, v in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KERNEL]]
+    chains = kernel_chains(stacks)
+    chains["min_whole_pct"] = MIN_WHOLE_KERNEL_PCT
+    r["kernel_chains"] = chains
+    if chains["whole_pct"] is not None and chains["whole_pct"] < MIN_WHOLE_KERNEL_PCT:
+        reasons.append("%.2f%% of the kernel chains end at a kernel entry (need %.0f%%; "
+                       "others end at %s)" % (chains["whole_pct"], MIN_WHOLE_KERNEL_PCT,
+                                             ", ".join("%s x%d" % kv for kv in
+                                                       list(chains["other_roots"].items())[:4])))
     r["pending"] = list(PENDING)
     check_perf(d, sid, guest, names, user + kernel, r, reasons)
     return finish(r, reasons)

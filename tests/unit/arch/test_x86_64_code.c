@@ -120,6 +120,9 @@ static void test_follows_call(void **state)
     const uint8_t jmp[8] = { 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0xff, 0xe0 };     /* jmp *%rax */
     const uint8_t data[8] = { 0x48, 0x89, 0x45, 0xf8, 0x48, 0x8b, 0x45, 0xf8 };
     const uint8_t int3[8] = { 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc };
+    /* the file's call *x(%rip), whose running copy is call rel32 + nop */
+    const uint8_t pv_patched[8] = { 0x90, 0x90, 0x90, 0xff, 0x15, 1, 2, 3 };
+    const uint8_t not_call[8] = { 0x90, 0x90, 0x90, 0xff, 0x25, 1, 2, 3 };     /* jmp *x(%rip) */
 
     (void)state;
     assert_true(a->follows_call(rel32, 8));
@@ -132,6 +135,8 @@ static void test_follows_call(void **state)
     assert_false(a->follows_call(data, 8));
     assert_false(a->follows_call(int3, 8));
     assert_false(a->follows_call(rel32 + 4, 4));    /* too short for a call rel32 */
+    assert_true(a->follows_call(pv_patched, 8));
+    assert_false(a->follows_call(not_call, 8));
 }
 
 /* The prologue of a function without a frame record, as far as it ran. */

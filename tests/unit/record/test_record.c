@@ -470,8 +470,13 @@ static void test_summary_hints(void **state)
     assert_non_null(strstr(buf, "hypercall page"));
     assert_null(strstr(buf, "--roots"));
     t.by_end[XU_WALK_NOT_CALL] = 85;
+    sum.unwinder = "fp";
     xu_record_incomplete_hint(&sum, buf, sizeof(buf));
     assert_non_null(strstr(buf, "--unwind=cfi"));
+    /* no advice about frame pointers where tables were followed */
+    sum.unwinder = "orc";
+    xu_record_incomplete_hint(&sum, buf, sizeof(buf));
+    assert_string_equal(buf, "");
     /* the top: idle time in the hypercall page says where the view is */
     sum.top = "hypercall_page";
     assert_non_null(strstr(xu_record_top_note(&sum), "--state=split"));
