@@ -29,6 +29,9 @@ struct xu_btf {
 };
 
 static void say(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(char *err, size_t err_size, const char *fmt, ...)
 {
     va_list ap;
 
