@@ -5,12 +5,12 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symbols/xu_btf.h"
+#include "util/xu_log.h"
 
 #define BTF_MAGIC 0xeb9f
 #define HEADER_MIN 24
@@ -27,20 +27,6 @@ struct xu_btf {
     uint32_t *at;               /* at[id]: offset of type id's record; at[0] unused */
     size_t n;                   /* types: ids 1..n */
 };
-
-static void say(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !err_size)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
 
 static uint32_t get32(const uint8_t *p)
 {
@@ -112,18 +98,18 @@ static int index_types(struct xu_btf *b, char *err, size_t err_size)
         long extra;
 
         if (b->types_len - off < TYPE_BYTES) {
-            say(err, err_size, "BTF type %zu is cut short", b->n + 1);
+            xu_errbuf_printf(err, err_size, "BTF type %zu is cut short", b->n + 1);
             return -EBADMSG;
         }
         info = get32(b->types + off + 4);
         extra = extra_bytes(kind_of(info), vlen_of(info));
         if (extra < 0 || (size_t)extra > b->types_len - off - TYPE_BYTES) {
-            say(err, err_size, "BTF type %zu (kind %u) is unknown or cut short", b->n + 1,
-                kind_of(info));
+            xu_errbuf_printf(err, err_size, "BTF type %zu (kind %u) is unknown or cut short",
+                             b->n + 1, kind_of(info));
             return -EBADMSG;
         }
         if (b->n + 1 >= XU_BTF_MAX_TYPES) {
-            say(err, err_size, "more than %u BTF types", XU_BTF_MAX_TYPES);
+            xu_errbuf_printf(err, err_size, "more than %u BTF types", XU_BTF_MAX_TYPES);
             return -E2BIG;
         }
         if (b->n + 1 >= cap) {
@@ -148,7 +134,7 @@ int xu_btf_read(const uint8_t *p, size_t len, struct xu_btf **out, char *err, si
 
     *out = NULL;
     if (len < HEADER_MIN || (p[0] | p[1] << 8) != BTF_MAGIC || p[2] != 1) {
-        say(err, err_size, "not BTF data (magic 0xeb9f, version 1)");
+        xu_errbuf_printf(err, err_size, "not BTF data (magic 0xeb9f, version 1)");
         return -EBADMSG;
     }
     hdr_len = get32(p + 4);
@@ -160,7 +146,8 @@ int xu_btf_read(const uint8_t *p, size_t len, struct xu_btf **out, char *err, si
         type_off > len - hdr_len || type_len > len - hdr_len - type_off ||
         str_off > len - hdr_len || str_len > len - hdr_len - str_off || str_len == 0 ||
         p[hdr_len + str_off + str_len - 1] != '\0') {
-        say(err, err_size, "the BTF header's sections do not lie in its %zu bytes", len);
+        xu_errbuf_printf(err, err_size, "the BTF header's sections do not lie in its %zu bytes",
+                         len);
         return -EBADMSG;
     }
     b = calloc(1, sizeof(*b));
@@ -192,7 +179,7 @@ int xu_btf_from_elf(const uint8_t *image, size_t size, struct xu_btf **out, char
     /* libelf only reads an image opened this way: the cast is safe */
     elf = elf_memory((char *)image, size);
     if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) < 0) {
-        say(err, err_size, "not an ELF file");
+        xu_errbuf_printf(err, err_size, "not an ELF file");
         rc = -ENOEXEC;
         goto out;
     }
@@ -206,14 +193,14 @@ int xu_btf_from_elf(const uint8_t *image, size_t size, struct xu_btf **out, char
         if (!name || strcmp(name, ".BTF") != 0)
             continue;
         if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) {
-            say(err, err_size, ".BTF lies past the end of the file");
+            xu_errbuf_printf(err, err_size, ".BTF lies past the end of the file");
             rc = -EBADMSG;
             goto out;
         }
         rc = xu_btf_read(image + sh.sh_offset, (size_t)sh.sh_size, out, err, err_size);
         goto out;
     }
-    say(err, err_size, "no .BTF section");
+    xu_errbuf_printf(err, err_size, "no .BTF section");
 out:
     if (elf)
         elf_end(elf);

@@ -6,22 +6,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "symbols/xu_btf.h"
-
-static void say(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || !err_size)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
+#include "util/xu_log.h"
 
 /* The address of the symbol name in k, false when it has none. */
 static bool symbol(const struct xu_kallsyms *k, const char *name, uint64_t *addr)
@@ -56,8 +45,8 @@ static int current_task(const struct xu_btf *b, const struct xu_kallsyms *k,
         out->current_from = "pcpu_hot.current_task";
         return 0;
     }
-    say(err, err_size, "kallsyms has neither current_task nor pcpu_hot (with BTF's "
-        "struct pcpu_hot)");
+    xu_errbuf_printf(err, err_size, "kallsyms has neither current_task nor pcpu_hot (with BTF's "
+                     "struct pcpu_hot)");
     return -ENOENT;
 }
 
@@ -69,12 +58,12 @@ int xu_linux_task_layout(const struct xu_btf *b, const struct xu_kallsyms *k,
 
     memset(out, 0, sizeof(*out));
     if (!task) {
-        say(err, err_size, "BTF has no struct task_struct");
+        xu_errbuf_printf(err, err_size, "BTF has no struct task_struct");
         return -ENOENT;
     }
     if (xu_btf_member(b, task, "pid", &pid) < 0 || xu_btf_member(b, task, "comm", &comm) < 0 ||
         pid.size != 4 || comm.size == 0) {
-        say(err, err_size, "BTF's struct task_struct has no 4-byte pid or no comm");
+        xu_errbuf_printf(err, err_size, "BTF's struct task_struct has no 4-byte pid or no comm");
         return -ENOENT;
     }
     out->pid_offset = pid.offset;

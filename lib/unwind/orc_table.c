@@ -6,12 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "unwind/xu_orc.h"
+#include "util/xu_log.h"
 
 struct xu_orc_table {
     uint64_t base;                  /* lowest address of an entry */
@@ -34,17 +34,6 @@ static const uint8_t hash_6_4[XU_ORC_HEADER_SIZE] = {
 };
 
 #define KVERSION(maj, min) ((unsigned int)(maj) << 8 | (unsigned int)(min))
-
-static void say(char *err, size_t err_size, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!err || err_size == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
 
 static uint16_t get16(const uint8_t *p)
 {
@@ -161,8 +150,8 @@ static int choose_layout(const struct xu_orc_sections *s, size_t n, struct xu_or
                    memcmp(s->header, hash_6_3, 20) == 0) {
             st->layout = XU_ORC_LAYOUT_6_3;
         } else {
-            say(err, err_size, ".orc_header (%zu bytes) names an ORC layout this build "
-                "does not know", s->header_len);
+            xu_errbuf_printf(err, err_size, ".orc_header (%zu bytes) names an ORC layout this "
+                             "build does not know", s->header_len);
             return -ENOTSUP;
         }
     } else if (s->version) {
@@ -209,9 +198,9 @@ static int addresses(const struct xu_orc_sections *s, const struct xu_orc_entry 
         r[i].index = (uint32_t)i;
         r[i].terminator = e[i].type == XU_ORC_TYPE_UNDEFINED;
         if (r[i].addr < s->text_start || r[i].addr > s->text_end) {
-            say(err, err_size, "ORC entry %zu at %#llx lies outside the kernel's text "
-                "[%#llx, %#llx]", i, (unsigned long long)r[i].addr,
-                (unsigned long long)s->text_start, (unsigned long long)s->text_end);
+            xu_errbuf_printf(err, err_size, "ORC entry %zu at %#llx lies outside the kernel's text "
+                             "[%#llx, %#llx]", i, (unsigned long long)r[i].addr,
+                             (unsigned long long)s->text_start, (unsigned long long)s->text_end);
             return -EBADMSG;
         }
         if (i && r[i].addr < r[i - 1].addr)
@@ -220,7 +209,7 @@ static int addresses(const struct xu_orc_sections *s, const struct xu_orc_entry 
     if (!sorted)
         qsort(r, n, sizeof(*r), cmp_raw);
     if (n && r[n - 1].addr - r[0].addr > UINT32_MAX) {
-        say(err, err_size, "ORC entries span 4 GiB or more");
+        xu_errbuf_printf(err, err_size, "ORC entries span 4 GiB or more");
         return -E2BIG;
     }
     return 0;
@@ -250,22 +239,23 @@ static void compact(struct xu_orc_table *t, const struct raw *r, const struct xu
 static int check_sizes(const struct xu_orc_sections *s, size_t *n, char *err, size_t err_size)
 {
     if (!s->ip || !s->orc) {
-        say(err, err_size, "no .orc_unwind_ip or .orc_unwind");
+        xu_errbuf_printf(err, err_size, "no .orc_unwind_ip or .orc_unwind");
         return -ENODATA;
     }
     if (s->ip_len % 4 || s->orc_len % XU_ORC_ENTRY_SIZE ||
         s->ip_len / 4 != s->orc_len / XU_ORC_ENTRY_SIZE || s->ip_len == 0) {
-        say(err, err_size, ".orc_unwind_ip (%zu bytes) and .orc_unwind (%zu bytes) do not "
-            "hold the same number of entries", s->ip_len, s->orc_len);
+        xu_errbuf_printf(err, err_size, ".orc_unwind_ip (%zu bytes) and .orc_unwind (%zu bytes) "
+                         "do not hold the same number of entries", s->ip_len, s->orc_len);
         return -EBADMSG;
     }
     *n = s->ip_len / 4;
     if (*n > XU_ORC_MAX_ENTRIES) {
-        say(err, err_size, "%zu ORC entries, more than the %u read", *n, XU_ORC_MAX_ENTRIES);
+        xu_errbuf_printf(err, err_size, "%zu ORC entries, more than the %u read", *n,
+                         XU_ORC_MAX_ENTRIES);
         return -E2BIG;
     }
     if (s->text_end < s->text_start || s->ip_addr > UINT64_MAX - s->ip_len) {
-        say(err, err_size, "the kernel's text or its .orc_unwind_ip lies nowhere");
+        xu_errbuf_printf(err, err_size, "the kernel's text or its .orc_unwind_ip lies nowhere");
         return -EBADMSG;
     }
     return 0;
@@ -297,8 +287,9 @@ int xu_orc_from_sections(const struct xu_orc_sections *s, struct xu_orc_table **
     }
     for (i = 0; i < n; i++) {
         if (!decode(s->orc + i * XU_ORC_ENTRY_SIZE, st.layout, &e[i])) {
-            say(err, err_size, "ORC entry %zu (flags %#x) is not one of layout %s", i,
-                get16(s->orc + i * XU_ORC_ENTRY_SIZE + 4), xu_orc_layout_name(st.layout));
+            xu_errbuf_printf(err, err_size, "ORC entry %zu (flags %#x) is not one of layout %s", i,
+                             get16(s->orc + i * XU_ORC_ENTRY_SIZE + 4),
+                             xu_orc_layout_name(st.layout));
             rc = -EBADMSG;
             goto out;
         }

@@ -75,3 +75,14 @@ void xu_log_prefixed_init(struct xu_log_prefixed *p, struct xu_log *up, const ch
     p->up = up ? up : xu_log_default();
     snprintf(p->prefix, sizeof(p->prefix), "%s", prefix);
 }
+
+void xu_errbuf_printf(char *err, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!err || size == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+}

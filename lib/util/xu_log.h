@@ -11,6 +11,7 @@
 #define XU_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum xu_log_level {
     XU_LOG_DEBUG = 0,
@@ -36,6 +37,11 @@ void xu_logf(struct xu_log *log, enum xu_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void xu_vlogf(struct xu_log *log, enum xu_log_level level, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+
+/* A message into a caller's buffer (parsers that report why they refused an
+ * input without a logger); nothing when err is NULL or size 0. */
+void xu_errbuf_printf(char *err, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * A logger for one part of a bigger run (a domain of `--all`): each message
