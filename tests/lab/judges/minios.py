@@ -54,6 +54,8 @@ def handler_called_directly(f):
 # Where an idle Mini-OS waits: block_domain() calls HYPERVISOR_sched_op() (a real function
 # at -O0), whose `call hypercall_page + ...` is where the vCPU sits.
 IDLE_CHAIN = ["block_domain", "HYPERVISOR_sched_op", "hypercall_page"]
+# An idle guest spends nearly all of its hypercall-page samples blocked in it.
+MIN_IDLE_CHAIN_PCT = 95.0
 # busy.c: expected % of the busy thread's working samples (those in one of the three).
 BUSY_SHARES = [("busy_function_1", 10.0), ("busy_function_2", 30.0),
                ("busy_function_3", 60.0)]
@@ -211,26 +213,40 @@ def judge_idle(d, sid, m):
     if stacks and comp < MIN_COMPLETE_IDLE_PCT:
         reasons.append("%.2f%% complete stacks (need %.0f%%)" % (comp, MIN_COMPLETE_IDLE_PCT))
     rootless_complete(stacks, r, reasons)
-    # Samples in the hypercall page while idle (the leaf): each must show its caller
-    # chain up to block_domain.
+    # Samples in the hypercall page (the leaf): as shipped, every hypercall goes
+    # through a HYPERVISOR_* wrapper with a frame of its own, so each such sample must
+    # show that wrapper and a caller above it; a guest that blocks also re-arms its
+    # timer from block_domain, so a few legitimately end in HYPERVISOR_set_timer_op.
+    # At -O3 the wrappers are inlined and block_domain calls the page directly.
     idle = [(body(f), c) for f, c in stacks if body(f) and body(f)[-1] == "hypercall_page"]
     n_idle = sum(c for _, c in idle)
     if variant == "shipped":
         chains = [IDLE_CHAIN]
+        def has_caller(f):
+            return len(f) >= 3 and f[-2].startswith("HYPERVISOR_")
     else:
         chains = [IDLE_CHAIN, ["block_domain", "hypercall_page"]]
-    with_caller = sum(c for f, c in idle if any(f[-len(ch):] == ch for ch in chains))
+        def has_caller(f):
+            return any(f[-len(ch):] == ch for ch in chains)
+    in_chain = sum(c for f, c in idle if any(f[-len(ch):] == ch for ch in chains))
+    without = [(f, c) for f, c in idle if not has_caller(f)]
     r["idle_in_hypercall_pct"] = round(pct(n_idle, total), 2)
     r["idle_chain_expected"] = " or ".join(";".join(ch) for ch in chains)
-    r["idle_with_chain_pct"] = round(pct(with_caller, n_idle), 2) if n_idle else None
+    r["idle_with_chain_pct"] = round(pct(in_chain, n_idle), 2) if n_idle else None
     r["sched_op_appears"] = any("HYPERVISOR_sched_op" in f for f, _ in stacks)
     r["top_stacks"] = top_stacks(stacks)
     if not n_idle:
         reasons.append("no idle sample in hypercall_page")
-    elif with_caller != n_idle:
-        reasons.append("%.2f%% of the idle samples in hypercall_page end %s (need all; "
-                       "the hypercall's caller must not be dropped)"
-                       % (r["idle_with_chain_pct"], r["idle_chain_expected"]))
+        return finish(r, reasons)
+    if without:
+        worst = sorted(without, key=lambda fc: -fc[1])[:3]
+        reasons.append("%d samples in hypercall_page lack the hypercall's caller, e.g. %s"
+                       % (sum(c for _, c in without),
+                          ", ".join("%s (%d)" % (";".join(f[-4:]), c) for f, c in worst)))
+    if r["idle_with_chain_pct"] < MIN_IDLE_CHAIN_PCT:
+        reasons.append("%.2f%% of the samples in hypercall_page end %s (need %.0f%%)"
+                       % (r["idle_with_chain_pct"], r["idle_chain_expected"],
+                          MIN_IDLE_CHAIN_PCT))
     return finish(r, reasons)
 
 
