@@ -2,7 +2,7 @@
 # Profiles of the ground-truth guests, judged by tests/lab/judges/profiles.py (and
 # xenctx.py) by ID, which names <program>-<guest type>-<backend>:
 #   ratio   10/30/60 % self shares, >= 99 % complete chains down to _start
-#   nested  self and total shares at two levels (see tests/guests/nested.c)
+#   nested  self and total shares at two levels (see tests/guests/nested.c), one backend
 #   smp     per-vCPU attribution: vcpu0 runs function_1, vcpu1 function_2
 #   hcall   ratio's 10/30/60 % among the busy samples, plus a vCPU blocked in Xen's
 #           hypercall page (main;block_for;HYPERVISOR_sched_op;hypercall_page) and
@@ -33,12 +33,11 @@ for type in ${LAB_GUEST_TYPES:-pv pvh}; do
 
     guest_up nested-$type
     xenctx_samples nested-$type-xenctx nested-$type 3
-    for backend in xencall xc; do
-        run nested-$type-$backend \
-            xen-uniprof nested-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
-                -o /out/nested-$type-$backend.folded --stats /out/nested-$type-$backend.stats.json \
-                --elf /guests/nested-$type.elf --backend $backend
-    done
+    # one backend: nested's checks are of the unwinding, and ratio and smp run both
+    run nested-$type-xencall \
+        xen-uniprof nested-$type -F "$LAB_SHARE_FREQ" -T "$T" --samples $SAMPLES \
+            -o /out/nested-$type-xencall.folded --stats /out/nested-$type-xencall.stats.json \
+            --elf /guests/nested-$type.elf --backend xencall
     guest_down nested-$type
 
     guest_up smp-$type
