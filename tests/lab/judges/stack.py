@@ -112,18 +112,27 @@ def check_xenctx(d, sid, nofp, live, r, reasons):
                 v, ";".join(theirs), ";".join(str(n) for n in ours)))
 
 
-def judge_paused(d, sid, m):
-    prog, nofp, gtype = m.group(1), bool(m.group(2)), m.group(3)
+def paused_live(d, sid, prog, nofp, gtype):
+    """What every judge of a paused guest starts with: the result, the reasons, and
+    stack's live frames per vCPU (None when the run is not there to judge)."""
     guest = "%s%s-%s" % (prog, "-nofp" if nofp else "", gtype)
     r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type=gtype,
                            build="cfi" if nofp else "fp")
     if reasons is None:
-        return r
+        return r, None, None, guest
     expect_rc(d, sid, rc, 0, reasons)
     live = vcpu_frames(load(read_id(d, sid, ".stdout"), "stack's output", reasons))
     want_vcpus = sorted(CHAINS[prog])
     if sorted(live) != want_vcpus:
         reasons.append("live: online vCPUs %s (expected %s)" % (sorted(live), want_vcpus))
+    return r, reasons, live, guest
+
+
+def judge_paused(d, sid, m):
+    prog, nofp, gtype = m.group(1), bool(m.group(2)), m.group(3)
+    r, reasons, live, guest = paused_live(d, sid, prog, nofp, gtype)
+    if reasons is None:
+        return r
     skipped = read_id(d, sid, ".core.skipped")
     if skipped:
         r["core"] = skipped.strip()
@@ -307,16 +316,9 @@ def check_core_arm(d, sid, live, r, reasons):
 
 def judge_paused_arm(d, sid, m):
     prog, nofp = m.group(1), bool(m.group(2))
-    guest = "%s%s-arm" % (prog, "-nofp" if nofp else "")
-    r, reasons, rc = begin(d, sid, guest=guest, program=prog, guest_type="arm",
-                           build="cfi" if nofp else "fp")
+    r, reasons, live, guest = paused_live(d, sid, prog, nofp, "arm")
     if reasons is None:
         return r
-    expect_rc(d, sid, rc, 0, reasons)
-    live = vcpu_frames(load(read_id(d, sid, ".stdout"), "stack's output", reasons))
-    want_vcpus = sorted(CHAINS[prog])
-    if sorted(live) != want_vcpus:
-        reasons.append("live: online vCPUs %s (expected %s)" % (sorted(live), want_vcpus))
     check_core_arm(d, sid, live, r, reasons)
     check_chain(prog, live, r, reasons)
     check_arm_walk(d, sid, nofp, live, r, reasons)
