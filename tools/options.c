@@ -27,6 +27,7 @@ enum {
     OPT_JITTER,
     OPT_SPIN,
     OPT_ALL,
+    OPT_NO_TASKS,
 };
 
 static const struct option long_options[] = {
@@ -42,6 +43,7 @@ static const struct option long_options[] = {
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "unwind",    required_argument, NULL, OPT_UNWIND },
     { "roots",     required_argument, NULL, OPT_ROOTS },
+    { "no-tasks",  no_argument,       NULL, OPT_NO_TASKS },
     { "stats",     required_argument, NULL, OPT_STATS },
     { "create",    required_argument, NULL, OPT_CREATE },
     { "all",       no_argument,       NULL, OPT_ALL },
@@ -89,6 +91,8 @@ static const char usage_text[] =
     "                         pointers elsewhere; the default), fp, cfi, or orc\n"
     "      --roots=LIST       functions a complete stack may start in, comma-\n"
     "                         separated (+LIST: in addition to the defaults)\n"
+    "      --no-tasks         a Linux guest's samples without their task: no\n"
+    "                         [task] comm/pid root frame, user mode as its address\n"
     "      --stats=FILE       also write the run's statistics as JSON\n"
     "      --create=CONFIG    create the domain from an xl config, paused, and\n"
     "                         profile it from its first instruction\n"
@@ -221,6 +225,9 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             break;
         case OPT_SPIN:
             o->spin = true;
+            break;
+        case OPT_NO_TASKS:
+            o->no_tasks = true;
             break;
         case OPT_JITTER:
             if (xu_parse_double(optarg, 0, XU_SAMPLER_MAX_JITTER, &o->jitter) < 0)

@@ -25,6 +25,7 @@ struct xu_options {
     double frequency;           /* Hz */
     double jitter;              /* --jitter: fraction of a period (xu_sampler_config) */
     bool spin;                  /* --spin: wait for ticks spinning (xu_sampler_config) */
+    bool no_tasks;              /* --no-tasks: a Linux guest's samples without their task */
     double duration;            /* seconds; 0 = until interrupted or the domain ends */
     unsigned long samples;      /* stop after this many samples; 0 = no limit */
     const char *output;         /* NULL = "<domain>.<ext of the default format>" */

@@ -234,7 +234,7 @@ static long frame_names_by_pc(struct fold *fo, const struct xu_stack *s, uint32_
 static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32_t i,
                                uint32_t *one, const uint32_t **names)
 {
-    bool exact = i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL;
+    bool exact = i == 0 || xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL;
     const struct xu_frame_line *l;
     const struct xu_symbol *sym;
     struct xu_frame_line single;
@@ -242,7 +242,7 @@ static inline long frame_names(struct fold *fo, const struct xu_stack *s, uint32
     uint32_t *v;
     long k;
 
-    if (!fo->by_chain || s->pcs[i] == XU_PC_UPCALL ||
+    if (!fo->by_chain || xu_pc_is_pseudo(s->pcs[i]) ||
         (k = xu_symbolizer_chain(fo->ctx->syms, exact ? s->pcs[i] : s->pcs[i] - 1)) < 0)
         return frame_names_by_pc(fo, s, i, exact, one, names);
     v = &fo->by_chain[k];

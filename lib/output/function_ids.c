@@ -517,8 +517,8 @@ static long new_frames_at(struct xu_funcs *fn, const struct xu_stack *s, uint32_
                          : xu_symbolizer_frames_at(fn->ctx->syms, (size_t)k, &sym, &l);
 
     /* an unresolved frame is named after its own pc, not the symboliser's
-     * lookup address; an upcall marker is no function */
-    if (!sym || s->pcs[i] == XU_PC_UPCALL)
+     * lookup address; a pseudo-frame is no function */
+    if (!sym || xu_pc_is_pseudo(s->pcs[i]))
         return new_frames_of(fn, s, i, key, &fn->by_index[k], one, ids);
     /* one function without a line: its name alone, as xu_output_frame_lines
      * gives it */
@@ -551,9 +551,9 @@ static inline long funcs_frames(struct xu_funcs *fn, const struct xu_stack *s, u
 
     if (!fn->index_tried && index_init(fn) < 0)
         return -ENOMEM;
-    /* the upcall marker's key is remembered by the key: a chain would
-     * give its name to the addresses of a symbol it fell in */
-    if (fn->by_index && key != XU_PC_UPCALL &&
+    /* a pseudo-frame's key is remembered by the key: a chain would give
+     * its name to the addresses of a symbol it fell in */
+    if (fn->by_index && (fn->ctx->names || !xu_pc_is_pseudo(key)) &&
         (k = fn->by_chain_id ? xu_symbolizer_chain(fn->ctx->syms, key)
                              : xu_symbolizer_index(fn->ctx->syms, key)) >= 0) {
         v = fn->by_index[k];

@@ -132,8 +132,8 @@ const char *xu_output_frame_name(const struct xu_output_ctx *ctx,
     if (ctx->names) {
         if (s->pcs[i] < ctx->names->count)
             return ctx->names->names[s->pcs[i]];
-    } else if (s->pcs[i] == XU_PC_UPCALL) {
-        return XU_UPCALL_FRAME;
+    } else if ((name = xu_pseudo_frame_name(ctx->tasks, s->pcs[i], buf, 19))) {
+        return name;
     } else if (ctx->syms) {
         name = xu_symbolizer_name(ctx->syms, xu_stack_lookup_addr(s, i), &sym);
         if (name && sym)
@@ -152,7 +152,7 @@ unsigned int xu_output_frame_lines(const struct xu_output_ctx *ctx, const struct
     const struct xu_frame_line *l = NULL;
     unsigned int n = 0;
 
-    if (!ctx->names && s->pcs[i] != XU_PC_UPCALL && ctx->syms)
+    if (!ctx->names && !xu_pc_is_pseudo(s->pcs[i]) && ctx->syms)
         n = xu_symbolizer_frames(ctx->syms, xu_stack_lookup_addr(s, i), &l);
     /* one function without a line: named as every writer named it before
      * DWARF (an unresolved frame by its own PC, not the pc - 1 looked up) */

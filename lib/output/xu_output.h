@@ -30,6 +30,7 @@
 
 #include "util/xu_log.h"
 #include "profile/xu_profile.h"
+#include "profile/xu_tasks.h"
 #include "symbols/xu_symbols.h"
 
 #define XU_INCOMPLETE_FRAME "[incomplete]"
@@ -113,6 +114,7 @@ struct xu_output_ctx {
     struct xu_log *log;
     const struct xu_frame_names *names; /* NULL: pcs are addresses (see above) */
     const struct xu_symtab *symtab;     /* NULL: no ELF (pprof mapping, build-id) */
+    const struct xu_tasks *tasks;       /* the recording's tasks (xu_tasks.h), or NULL */
 };
 
 struct xu_output_ops {

@@ -134,9 +134,9 @@ const struct xu_stack *xu_profile_stack(const struct xu_profile *p, size_t i);
  */
 static inline uint64_t xu_stack_lookup_addr(const struct xu_stack *s, uint32_t i)
 {
-    /* the innermost PC, a boundary marker and the interrupted PC after one
-     * are exact */
-    if (i == 0 || s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL)
+    /* the innermost PC, a pseudo-frame and the interrupted PC after a
+     * boundary are exact */
+    if (i == 0 || xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL)
         return s->pcs[i];
     return s->pcs[i] - 1;
 }

@@ -61,4 +61,39 @@ static inline bool xu_walk_complete(enum xu_walk_end end)
 #define XU_PC_UPCALL 0xfffffffffffffffdULL
 #define XU_UPCALL_FRAME "[upcall]"
 
+/*
+ * The frame a sample that found its vCPU in user mode ends with (innermost)
+ * when the profile names tasks: the user address is not kept, no symbols
+ * of user space being read.  Not code, as XU_PC_UPCALL.
+ */
+#define XU_PC_USER 0xfffffffffffffffbULL
+#define XU_USER_FRAME "[user]"
+
+/*
+ * The outermost frame of a sample that names its task: index i of the
+ * recording's task table (xu_tasks.h).  Neither canonical x86-64 (with 4
+ * or 5 levels: bit 63 set, bits 62-56 clear) nor a 4-byte-aligned AArch64
+ * instruction (bit 1 set); XU_TASK_PC_MAX_INDEX bounds i.
+ */
+#define XU_PC_TASK_BASE 0x8000000000000002ULL
+#define XU_TASK_PC_MAX_INDEX 0xffffffu
+static inline uint64_t xu_pc_task(uint32_t i)
+{
+    return XU_PC_TASK_BASE | ((uint64_t)i << 4);
+}
+static inline bool xu_pc_is_task(uint64_t pc)
+{
+    return (pc & ~((uint64_t)XU_TASK_PC_MAX_INDEX << 4)) == XU_PC_TASK_BASE;
+}
+static inline uint32_t xu_pc_task_index(uint64_t pc)
+{
+    return (uint32_t)(pc >> 4) & XU_TASK_PC_MAX_INDEX;
+}
+
+/* A frame no code lives at, which no symbol names: a boundary, [user], a task. */
+static inline bool xu_pc_is_pseudo(uint64_t pc)
+{
+    return pc == XU_PC_UPCALL || pc == XU_PC_USER || xu_pc_is_task(pc);
+}
+
 #endif

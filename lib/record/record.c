@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "record/record_priv.h"
 #include "record/xu_record.h"
 #include "mem/xu_mem.h"
+#include "symbols/xu_btf.h"
 #include "symbols/xu_elf_code.h"
 #include "symbols/xu_elf_find.h"
 #include "symbols/xu_symbols.h"
@@ -93,6 +95,45 @@ static bool check_elf_matches(const struct xu_elf_choice *elf, struct xu_target 
         break;
     }
     return false;
+}
+
+/*
+ * Does every sample name its task?  For an x86-64 Linux kernel whose image
+ * gives the layout (its BTF and kallsyms): by default, as a Linux admin
+ * asks "which process" first; --no-tasks keeps the plain stacks.  Not in
+ * the live view, whose frames are named without the task table.  Returns
+ * the table (the layout in *l), or NULL: no tasks, said at debug level
+ * for a kernel that is not Linux, at info level for a Linux one without
+ * what it takes.
+ */
+static struct xu_tasks *tasks_for(const struct xu_record_config *job,
+                                  const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+                                  struct xu_linux_task_layout *l, struct xu_log *log)
+{
+    struct xu_tasks *t;
+    char err[160];
+    int rc;
+
+    if (job->no_tasks || job->live || !elf->path || !arch || arch->elf_machine != EM_X86_64)
+        return NULL;
+    rc = xu_linux_task_layout_open(elf->path, l, err, sizeof(err));
+    if (rc < 0) {
+        if (rc == -ENOENT)
+            xu_info(log, "samples do not name their task: %s", err);
+        else
+            xu_debug(log, "no Linux task layout in %s: %s", xu_elf_choice_name(elf), err);
+        return NULL;
+    }
+    t = malloc(sizeof(*t));
+    if (!t) {
+        xu_warn(log, "out of memory for the task table: samples do not name their task");
+        return NULL;
+    }
+    xu_tasks_init(t);
+    xu_info(log, "tasks: each sample names its task (task_struct.pid at %u, comm at %u, "
+            "%s at per-CPU %#" PRIx64 ", from the image's BTF and kallsyms; --no-tasks: off)",
+            l->pid_offset, l->comm_offset, l->current_from, l->current_task);
+    return t;
 }
 
 /* The real guardian, when the environment brings none. */
@@ -217,6 +258,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_elf_code *code = NULL;
     const struct xu_arch_ops *arch = NULL;
     const char **roots = NULL;
+    struct xu_linux_task_layout task_layout;
+    struct xu_tasks *tasks = NULL;
     char *out_path = NULL, top[128];
     const char *label;
     long nr_addrs;
@@ -331,6 +374,11 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
     xu_record_apply_unwind_table(unwind_table, &unwind_env);
     cfg.unwinder_ctx = &unwind_env;
+    tasks = tasks_for(job, &elf, arch, &task_layout, log);
+    if (tasks) {
+        cfg.task_layout = &task_layout;
+        cfg.tasks = tasks;
+    }
 
     cfg.frequency_hz = job->frequency;
     cfg.frequency_now = env->frequency_now;
@@ -466,6 +514,11 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     octx.opts = &oopts;
     octx.log = log;
     octx.symtab = elf.symtab;
+    octx.tasks = tasks;
+    if (tasks)
+        xu_info(log, "tasks: %" PRIu32 " seen; %" PRIu64 " of %" PRIu64 " samples' task "
+                "unknown%s", tasks->n - 1, st.tasks_unknown, st.samples,
+                tasks->others ? " (the table was full: the rest are under [task] others)" : "");
     rc = xu_output_write_path(fmt, out_path, &octx);
     if (rc < 0) {
         ec = XU_RECORD_FAILURE;
@@ -507,6 +560,7 @@ out:
     xu_elf_choice_dispose(&elf);
     xu_record_free_unwind_table(unwind_table);
     xu_elf_code_free(code);
+    free(tasks);
     free(roots);
     free(out_path);
     return ec;

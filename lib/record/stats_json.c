@@ -102,8 +102,9 @@ int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
     fprintf(f, "  \"vcpus\": %u,\n  \"ticks\": %" PRIu64 ",\n  \"samples\": %" PRIu64 ",\n",
             st->vcpus, st->ticks, st->samples);
     fprintf(f, "  \"missed_deadlines\": %" PRIu64 ",\n  \"paused_by_other_ticks\": %" PRIu64
-            ",\n  \"regs_failures\": %" PRIu64 ",\n", st->missed_deadlines,
-            st->paused_by_other_ticks, st->regs_failures);
+            ",\n  \"regs_failures\": %" PRIu64 ",\n  \"tasks_unknown\": %" PRIu64 ",\n",
+            st->missed_deadlines, st->paused_by_other_ticks, st->regs_failures,
+            st->tasks_unknown);
     fprintf(f, "  \"hypercalls\": %" PRIu64 ",\n  \"hypercalls_per_tick\": %.2f,\n"
             "  \"batched_ticks\": %" PRIu64 ",\n", st->hypercalls,
             st->ticks ? (double)st->hypercalls / (double)st->ticks : 0.0, st->batched_ticks);

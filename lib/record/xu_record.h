@@ -60,6 +60,7 @@ struct xu_record_config {
     double frequency;           /* Hz */
     double jitter;              /* xu_sampler_config.jitter */
     bool spin;                  /* xu_sampler_config.spin */
+    bool no_tasks;              /* a Linux kernel's samples without their task (see record.c) */
     double duration;            /* seconds; 0: until stopped or the domain ends */
     unsigned long samples;      /* stop after this many; 0: no limit */
     unsigned int max_depth;

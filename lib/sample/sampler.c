@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "sample/xu_sampler.h"
+#include "sample/xu_task_read.h"
 
 /* How often (in ticks, at least every this many seconds) to ask Xen whether
  * the domain still runs, when nothing else told us. */
@@ -28,6 +29,10 @@ struct vcpu_buf {
     uint64_t cpu_ns;            /* CPU time since the previous tick's read */
     uint64_t prev_cpu_ns;       /* Xen's cumulative figure at that read */
     bool have_prev;             /* prev_cpu_ns is valid */
+    bool user;                  /* the vCPU was in user mode */
+    bool task_known;            /* pid and comm were read (task_layout) */
+    int32_t pid;
+    char comm[XU_TASK_COMM];
 };
 
 const char *xu_stop_reason_name(enum xu_stop_reason r)
@@ -314,6 +319,9 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
         xu_mem_set_context(m, &regs[v]);
         uw->walk(cfg->unwinder_ctx, m, &regs[v], b->pcs, cfg->max_depth, &b->res);
         b->have = b->res.depth > 0;
+        b->user = !regs[v].kernel_mode;
+        if (cfg->task_layout)
+            b->task_known = xu_task_read_linux(m, &regs[v], cfg->task_layout, &b->pid, b->comm);
     }
 
     /* Whatever failed above, the guest runs again before the tick ends. */
@@ -325,6 +333,33 @@ static int tick(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
     *paused_ns = t1 - t0;
     st->hypercalls += t->hypercalls - calls;
     return rc;
+}
+
+/*
+ * With tasks (xu_sampler_config.task_layout): a user-mode sample becomes
+ * [user], and every sample gets its task as its outermost frame (the PC
+ * buffer has room for one more than max_depth).  Interning happens here,
+ * with the guest running.
+ */
+static void add_task(const struct xu_sampler_config *cfg, struct vcpu_buf *b,
+                     struct xu_sampler_stats *st)
+{
+    uint32_t i = XU_TASKS_UNKNOWN;
+
+    if (!cfg->task_layout || !cfg->tasks)
+        return;
+    if (b->user) {
+        b->pcs[0] = XU_PC_USER;
+        b->res.depth = 1;
+        b->res.end = XU_WALK_CFI_ROOT;
+    }
+    if (b->res.depth >= XU_MAX_DEPTH_LIMIT)
+        b->res.depth = XU_MAX_DEPTH_LIMIT - 1;  /* a walk cut at the limit loses one more */
+    if (b->task_known)
+        i = xu_tasks_intern(cfg->tasks, b->pid, b->comm);
+    else
+        st->tasks_unknown++;
+    b->pcs[b->res.depth++] = xu_pc_task(i);
 }
 
 /* Did this tick read less than it should: a register read failed, or a
@@ -409,13 +444,14 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
     bufs = calloc(nr_vcpus, sizeof(*bufs));
     regs = calloc(nr_vcpus, sizeof(*regs));
     rcs = calloc(nr_vcpus, sizeof(*rcs));
-    pc_pool = malloc((size_t)nr_vcpus * depth * sizeof(*pc_pool));
+    /* one more frame than the walk's: a sample's task (add_task) */
+    pc_pool = malloc((size_t)nr_vcpus * (depth + 1) * sizeof(*pc_pool));
     if (!bufs || !regs || !rcs || !pc_pool) {
         rc = -ENOMEM;
         goto out;
     }
     for (v = 0; v < nr_vcpus; v++)
-        bufs[v].pcs = pc_pool + (size_t)v * depth;
+        bufs[v].pcs = pc_pool + (size_t)v * (depth + 1);
     if (!pause) {
         rc = xu_pause_new(&own_pause, t, NULL, NULL);
         if (rc < 0)
@@ -507,6 +543,7 @@ int xu_sampler_run(struct xu_target *t, struct xu_mem *m, struct xu_profile *p,
         for (v = 0; v < nr_vcpus; v++) {
             if (!bufs[v].have)
                 continue;
+            add_task(cfg, &bufs[v], st);
             if (xu_profile_add_state(p, v, bufs[v].state, bufs[v].pcs, bufs[v].res.depth,
                                      bufs[v].res.end, 1, bufs[v].cpu_ns) < 0)
                 st->intern_failures++;

@@ -35,6 +35,8 @@
 #include "util/xu_hist.h"
 #include "mem/xu_mem.h"
 #include "profile/xu_profile.h"
+#include "profile/xu_tasks.h"
+#include "symbols/xu_btf.h"
 #include "target/xu_pause.h"
 #include "target/xu_target.h"
 #include "util/xu_clock.h"
@@ -120,6 +122,16 @@ struct xu_sampler_config {
     struct xu_pause *pause;
     /* Time (xu_clock.h); NULL: CLOCK_MONOTONIC. */
     const struct xu_clock *clock;
+    /*
+     * A Linux guest's task layout (xu_btf.h) and the recording's task
+     * table, both or neither.  With them every sample names its task: the
+     * current task is read while the guest is paused (xu_task_read.h),
+     * interned after the unpause, and the stack gets xu_pc_task(i) as its
+     * outermost frame; a sample that found its vCPU in user mode is
+     * XU_PC_USER alone under it (its walk counts as reaching a root).
+     */
+    const struct xu_linux_task_layout *task_layout;
+    struct xu_tasks *tasks;
 };
 
 /* One vCPU over the run: ticks by scheduler state (a tick counts for every
@@ -151,6 +163,7 @@ struct xu_sampler_stats {
                                      * registers, unpause; a multicall counts one) */
     uint64_t batched_ticks;         /* ticks that paused and read in one call */
     uint64_t intern_failures;       /* stacks lost to memory exhaustion */
+    uint64_t tasks_unknown;         /* samples whose task could not be read (task_layout) */
     struct xu_hist paused_ns;       /* per tick: pause start to unpause end */
     struct xu_hist late_ns;         /* per tick: its start after its deadline (0 when
                                      * sampling back to back) */

@@ -190,7 +190,7 @@ static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack
     for (i = 1; i < s->depth; i++) {
         const uint8_t *b;
 
-        if (s->pcs[i] == XU_PC_UPCALL || s->pcs[i - 1] == XU_PC_UPCALL)
+        if (xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL)
             continue;
         b = xu_elf_code_before(v->code, s->pcs[i], n);
         if (!b) {
@@ -210,6 +210,16 @@ static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack
     return true;
 }
 
+/* The outermost frame of the walk: below the task a sample may end with. */
+static uint32_t outermost(const struct xu_stack *s)
+{
+    uint32_t last = s->depth - 1;
+
+    while (last > 0 && xu_pc_is_task(s->pcs[last]))
+        last--;
+    return last;
+}
+
 void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v)
 {
     size_t i, nr = xu_profile_nr_stacks(p);
@@ -217,7 +227,7 @@ void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v)
     for (i = 0; i < nr; i++) {
         const struct xu_stack *s = xu_profile_stack(p, i);
         enum xu_walk_end end = s->end;
-        uint32_t last = s->depth - 1;
+        uint32_t last = outermost(s);
 
         if (end != XU_WALK_COMPLETE && end != XU_WALK_CFI_ROOT)
             continue;
@@ -248,7 +258,7 @@ const char *xu_vouch_outermost_not_root(const struct xu_profile *p, const struct
         if (s->end != XU_WALK_NOT_ROOT || s->depth == 0)
             continue;
         total += s->count;
-        sym = xu_symtab_lookup(st, xu_stack_lookup_addr(s, s->depth - 1));
+        sym = xu_symtab_lookup(st, xu_stack_lookup_addr(s, outermost(s)));
         if (!sym)
             continue;
         for (k = 0; k < n && seen[k] != sym; k++)

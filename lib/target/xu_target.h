@@ -92,6 +92,9 @@ struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */
     bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
     uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp; arm64: pc, SP of the EL and SPSel, x29 */
+    /* The kernel's per-CPU base whichever mode the vCPU was in (x86-64: the
+     * kernel's GS base, the swapped one in user mode), 0 when not known. */
+    uint64_t kernel_percpu;
     uint64_t lr;                /* link register where calls leave the return address in one (x30) */
     struct xu_mmu mmu;
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */

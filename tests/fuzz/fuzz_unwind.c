@@ -16,7 +16,9 @@
  *   stack   the rest: the top of the stack
  *
  * and the walk runs with the frame-pointer, CFI or auto unwinder, followed
- * by translations and reads of the addresses the input names.
+ * by translations and reads of the addresses the input names, and a Linux
+ * task read (xu_task_read.h) whose per-CPU area is on the input's stack,
+ * so that the task pointer and what it leads to are the input's too.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 #include "sim_arm64.h"
 #include "sim_guest.h"
 #include "mem/xu_mem.h"
+#include "sample/xu_task_read.h"
 #include "unwind/xu_unwind.h"
 #ifdef HAVE_LIBDW
 #include "unwind/xu_cfi.h"
@@ -51,7 +54,8 @@ struct in_header {
     uint8_t nrows, nptes, nwords;
     uint8_t depth;              /* max depth, 0 = MAX_DEPTH */
     uint8_t env;                /* bit 0 hypercall page, 1 an upcall entry, 2 code bytes,
-                                 * 3 function starts (every 64 bytes, but not the entry) */
+                                 * 3 function starts (every 64 bytes, but not the entry),
+                                 * 4 the task read as of a vCPU in user mode */
     uint8_t entry_at, entry_len; /* the upcall entry in the text page, 16-byte units */
     uint64_t ip, sp, fp, pt_root;   /* arm64: pt_root is x30 in absolute mode */
 } __attribute__((packed));
@@ -324,6 +328,24 @@ static void guest_write(struct guest *g, uint64_t va, const void *buf, size_t le
         xu_sim_write(g->sim, g->root, va, buf, len);
 }
 
+/* The current task, with offsets and the per-CPU base taken from the header. */
+static void read_task(struct xu_mem *m, const struct in_header *h, const struct guest *g,
+                      const struct xu_vcpu_regs *regs)
+{
+    struct xu_linux_task_layout l = {
+        .pid_offset = (uint32_t)(h->sp >> 12) & 0xfff, .pid_size = 4,
+        .comm_offset = (uint32_t)(h->sp >> 24) & 0xfff, .comm_size = 16,
+        .current_task = h->fp & 0xff8, .current_from = "current_task",
+    };
+    struct xu_vcpu_regs r = *regs;
+    char comm[XU_TASK_COMM];
+    int32_t pid;
+
+    r.kernel_percpu = g->stack + (h->ip & (STACK_LEN - 1));
+    r.kernel_mode = !(h->env & 0x10);
+    xu_task_read_linux(m, &r, &l, &pid, comm);
+}
+
 static void probe(struct xu_mem *m, uint64_t va)
 {
     uint64_t frame, v;
@@ -386,6 +408,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         probe(m, regs.fp);
         probe(m, h.ip);
         probe(m, h.sp);
+        read_task(m, &h, &g, &regs);
         xu_mem_free(m);
     }
 #ifdef HAVE_LIBDW

@@ -153,7 +153,7 @@ _xen_uniprof()
             shorts=(-F -T -o -f -e -v -q -h -V)
             shortargs=FTofe
             longs=(--frequency --jitter --spin --time --samples --output --format --elf
-                --backend --max-depth --unwind --roots --stats --create
+                --backend --max-depth --unwind --roots --no-tasks --stats --create
                 --destroy --all "${render[@]}" --palette --verbose --quiet --help
                 --version)
             ;;

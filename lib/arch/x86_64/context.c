@@ -70,6 +70,10 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
     out->efer = 0;      /* a PV guest has no EFER in its context */
+    /* Xen keeps a 64-bit PV vCPU's two GS bases by mode, not by which is
+     * loaded: gs_base_kernel is the kernel's (its per-CPU area) in user
+     * mode too, Xen swapping them on the guest's mode switches. */
+    out->kernel_percpu = c->gs_base_kernel;
 }
 
 static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs *out)
@@ -101,6 +105,24 @@ void xu_x86_pv_regs(const void *ctx, unsigned int guest_width, struct xu_vcpu_re
         pv64_regs(ctx, out);
 }
 
+/*
+ * The kernel's GS base of an HVM vCPU: gs_base in kernel mode, the one
+ * SWAPGS put aside (shadow_gs, MSR_KERNEL_GS_BASE) in user mode.  Kernel
+ * code runs for a few instructions after entry before its SWAPGS (and
+ * before returning, after it), so the one in the kernel half is taken
+ * where only one is: a kernel's per-CPU area is there, a user thread's
+ * GS base is not.
+ */
+static uint64_t hvm_kernel_gs(const struct hvm_hw_cpu *cpu, bool kernel_mode)
+{
+    uint64_t first = kernel_mode ? cpu->gs_base : cpu->shadow_gs;
+    uint64_t other = kernel_mode ? cpu->shadow_gs : cpu->gs_base;
+
+    if ((int64_t)first >= 0 && (int64_t)other < 0)
+        return other;
+    return first;
+}
+
 void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
 {
     memset(out, 0, sizeof(*out));
@@ -126,4 +148,6 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
     out->cr0 = cpu->cr0;
     out->cr4 = cpu->cr4;
     out->efer = cpu->msr_efer;
+    if (cpu->msr_efer & X86_EFER_LMA_BIT)
+        out->kernel_percpu = hvm_kernel_gs(cpu, out->kernel_mode);
 }

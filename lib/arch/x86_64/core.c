@@ -30,6 +30,9 @@ static void hvm_core_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_r
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
     out->efer = efer;
+    /* Xen fills the PV structure's GS bases by the CPL: gs_base_kernel is
+     * the kernel's in either mode */
+    out->kernel_percpu = c->gs_base_kernel;
 }
 
 void xu_x86_core_regs(const vcpu_guest_context_x86_64_t *ctx, bool hvm,

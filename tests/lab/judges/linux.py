@@ -11,18 +11,24 @@ What is judged is what xen-uniprof can do today:
     frames above it come from frame-pointer walks of a kernel built without frame
     pointers, mostly words that are not return addresses (counted, in "caller_frames",
     until ORC replaces them);
-  * the user-mode share of the running samples (their pc below the kernel half: user
-    pcs stay hex, as no user-space symbols are read) within USER_SHARE_TOLERANCE_PP of
-    the guest's own user / (user + system) over the same window (its /proc/stat cpu
-    line before and after, printed on its console when dom0 asked: TRUTH_WINDOW);
+  * the user-mode share of the running samples (those ending in [user] under their task,
+    or, in a profile without tasks, whose pc is below the kernel half) within
+    USER_SHARE_TOLERANCE_PP of the guest's own user / (user + system) over the same
+    window (its /proc/stat cpu line before and after, printed on its console when dom0
+    asked: TRUTH_WINDOW);
+  * every sample names its task (the root frame "[task] comm/pid", "[idle]"), and each
+    known task's share (TASKS, matched by pid) of the running samples of those tasks
+    within TASK_SHARE_TOLERANCE_PP of its share of their CPU time by its own
+    /proc/PID/stat (utime + stime: a reaped child, such as the sleeper's sleep, is a task
+    of its own in the profile, so children's time is reported, not counted) over the
+    window;
   * the top TOP_PERF kernel functions by perf's self share inside the guest over the
     same window (perf record -e cpu-clock -a -g, when the guest's initramfs has perf),
     each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples;
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
-What needs ORC (complete kernel chains), BTF (each sample's task), or perf where the
-guest has none, is listed under "pending", which the lab prints as PENDING lines: never
-a pass.
+What needs perf where the guest has none is listed under "pending", which the lab prints
+as PENDING lines: never a pass.
 """
 import re
 
@@ -45,11 +51,31 @@ HEX_RE = re.compile(r"0x([0-9a-f]+)$")
 STAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
                "guest", "guest_nice")
 
-PENDING = [
-    {"check": "per_task_shares",
-     "wants": "each task's share within 2 points of its CPU time (/proc/PID/stat)",
-     "needs": "each sample's task, read with the image's BTF"},
-]
+PENDING = []
+TASK_SHARE_TOLERANCE_PP = 2.0
+# The frames lib/profile/xu_tasks.h names: a task is a stack's outermost frame, a sample
+# taken in user mode is [user] under it.
+TASK_RE = re.compile(r"^\[task\] (.*)/(\d+)$")
+TASK_FRAMES = ("[idle]", "[task] unknown", "[task] others")
+USER_FRAME = "[user]"
+
+
+def is_task_frame(f):
+    return f in TASK_FRAMES or bool(TASK_RE.match(f)) or f.startswith("[task] #")
+
+
+def body_of(frames):
+    """A folded line's frames without the roots above them: state, [incomplete], task."""
+    return [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT
+            and not is_task_frame(f)]
+
+
+def task_of(frames):
+    """The line's task frame, or None."""
+    for f in frames:
+        if is_task_frame(f):
+            return f
+    return None
 # A kernel chain is whole when its outermost frame is where the kernel is entered: the
 # syscall entry, an exception's or an interrupt's entry (the asm stub, or on PV the upcall's
 # handler when the stub's frame ends the walk at the user registers it saved), a kernel
@@ -142,7 +168,7 @@ def guest_truth(d, sid, guest, r, reasons):
     # the sampler is "stolen"), which /proc/stat's cpu line leaves out: each task's share
     # is of the three tasks' total (their children, the sleeper's sleep processes, with
     # them).
-    tasks_total = 0
+    tasks_total = own_total = 0
     for name in TASKS:
         b, a = before["tasks"].get(name), after["tasks"].get(name)
         if not b or not a or a["pid"] != b["pid"]:
@@ -152,9 +178,14 @@ def guest_truth(d, sid, guest, r, reasons):
         t["tasks"][name] = {"pid": a["pid"], "comm": a["comm"], "utime": du, "stime": ds,
                             "children": dc}
         tasks_total += du + ds + dc
+        own_total += du + ds
     for v in t["tasks"].values():
         v["share_of_tasks_pct"] = round(pct(v["utime"] + v["stime"] + v["children"],
                                             tasks_total), 2)
+        # without the reaped children's time: a child is a task of its own, with its own
+        # pid in the profile (the sleeper's sleep processes)
+        v["own_share_of_tasks_pct"] = round(pct(v["utime"] + v["stime"], own_total), 2) \
+            if own_total else None
     r["guest"] = t
     return t
 
@@ -242,13 +273,16 @@ def classify(stacks):
     unnamed = {}
     for frames, n in stacks:
         state = frames[0] if frames and frames[0] in STATE_ROOTS else "(none)"
-        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT]
+        body = body_of(frames)
         c = by.setdefault(state, {"user": 0, "kernel_named": 0, "kernel_unnamed": 0,
                                   "noncanonical": 0})
         if not body:
             c["noncanonical"] += n
             continue
         leaf = body[-1]
+        if leaf == USER_FRAME:
+            c["user"] += n
+            continue
         m = HEX_RE.match(leaf)
         if not m:
             c["kernel_named"] += n
@@ -271,8 +305,7 @@ def caller_frames(stacks):
     address no function holds, neither (non-canonical)."""
     c = {"named": 0, "user_hex": 0, "kernel_hex": 0, "noncanonical": 0}
     for frames, n in stacks:
-        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT][:-1]
-        for f in body:
+        for f in body_of(frames)[:-1]:
             m = HEX_RE.match(f)
             if not m:
                 c["named"] += n
@@ -294,9 +327,9 @@ def kernel_chains(stacks):
     for frames, n in stacks:
         if not frames or frames[0] != "[running]":
             continue
-        body = [f for f in frames if f not in STATE_ROOTS and f != INCOMPLETE_ROOT]
-        if not body:
-            continue
+        body = body_of(frames)
+        if not body or body[-1] == USER_FRAME:
+            continue                    # a user-mode sample: no kernel chain
         m = HEX_RE.match(body[-1])
         if m and int(m.group(1), 16) < USER_TOP:
             continue                    # a user-mode sample: no kernel chain
@@ -314,6 +347,66 @@ def kernel_chains(stacks):
         if c["kernel_samples"] else None
     c["other_roots"] = dict(sorted(other.items(), key=lambda kv: -kv[1])[:8])
     return c
+
+
+def check_tasks(stacks, truth, r, reasons):
+    """Every sample names its task; each known task's share of the running samples of the
+    known tasks against its share of their CPU time (guest_truth); reported: the tasks'
+    [user] shares against their utime / (utime + stime), the top task frames."""
+    running = {}
+    user = {}
+    total = unnamed = 0
+    for frames, n in stacks:
+        task = task_of(frames)
+        total += n
+        if task is None:
+            unnamed += n
+            continue
+        if not frames or frames[0] != "[running]":
+            continue
+        running[task] = running.get(task, 0) + n
+        body = body_of(frames)
+        if body and body[-1] == USER_FRAME:
+            user[task] = user.get(task, 0) + n
+    all_running = sum(running.values())
+    t = {"samples_without_task": unnamed, "running_samples": all_running,
+         "top_tasks_pct_of_running": {
+             k: round(pct(v, all_running), 2)
+             for k, v in sorted(running.items(), key=lambda kv: -kv[1])[:10]},
+         "unknown_pct_of_running": round(pct(running.get("[task] unknown", 0),
+                                             all_running), 2) if all_running else None,
+         "tolerance_pp": TASK_SHARE_TOLERANCE_PP, "tasks": {}}
+    r["task_shares"] = t
+    if unnamed:
+        reasons.append("%d of %d samples name no task" % (unnamed, total))
+    if not truth or not truth["tasks"]:
+        return
+    ours = {}
+    for name, g in truth["tasks"].items():
+        frames = [k for k in running if TASK_RE.match(k)
+                  and int(TASK_RE.match(k).group(2)) == g["pid"]]
+        ours[name] = (sum(running[k] for k in frames), sum(user.get(k, 0) for k in frames),
+                      frames)
+    known = sum(v[0] for v in ours.values())
+    for name, g in truth["tasks"].items():
+        n, nu, frames = ours[name]
+        cpu = g["utime"] + g["stime"]
+        e = {"pid": g["pid"], "frames": frames, "samples": n,
+             "pct_of_known_tasks": round(pct(n, known), 2) if known else None,
+             "pct_of_running": round(pct(n, all_running), 2) if all_running else None,
+             "guest_pct_of_known_tasks": g["own_share_of_tasks_pct"],
+             "guest_pct_with_children": g["share_of_tasks_pct"],
+             "user_pct_of_task": round(pct(nu, n), 2) if n else None,
+             "guest_user_pct_of_task": round(pct(g["utime"], cpu), 2) if cpu else None}
+        if known:
+            e["deviation_pp"] = round(e["pct_of_known_tasks"] - g["own_share_of_tasks_pct"], 2)
+        t["tasks"][name] = e
+        if not known or abs(e["deviation_pp"]) > TASK_SHARE_TOLERANCE_PP:
+            reasons.append("task %s (pid %d): %s%% of the known tasks' running samples, "
+                           "%.2f%% of their CPU time by its /proc/PID/stat (need within %.0f "
+                           "points)" % (name, g["pid"],
+                                        e["pct_of_known_tasks"] if known else "no",
+                                        g["own_share_of_tasks_pct"], TASK_SHARE_TOLERANCE_PP))
 
 
 def check_symbols(d, sid, r, reasons):
@@ -377,6 +470,8 @@ def judge_profile(d, sid, m):
     r["user_share"] = {"samples_pct": round(pct(user, user + kernel), 2)
                        if user + kernel else None,
                        "running_samples": user + kernel,
+                       "from": ("[user] frames" if any(USER_FRAME in f for f, _ in stacks)
+                                else "pcs below the kernel half"),
                        "tolerance_pp": USER_SHARE_TOLERANCE_PP}
     truth = guest_truth(d, sid, guest, r, reasons)
     if truth and truth["user_share_pct"] is not None and user + kernel:
@@ -400,6 +495,7 @@ def judge_profile(d, sid, m):
                        "others end at %s)" % (chains["whole_pct"], MIN_WHOLE_KERNEL_PCT,
                                              ", ".join("%s x%d" % kv for kv in
                                                        list(chains["other_roots"].items())[:4])))
+    check_tasks(stacks, truth, r, reasons)
     r["pending"] = list(PENDING)
     check_perf(d, sid, guest, names, user + kernel, r, reasons)
     return finish(r, reasons)

@@ -426,6 +426,71 @@ static void test_address_frames(void **state)
     free(addrs);
 }
 
+/*
+ * A recording that names tasks: each stack under its task, the outermost
+ * frame ("[task] comm/pid", "[idle]", "[task] unknown"), user-mode samples
+ * as [user] under theirs; the frames below a task named as any frame,
+ * with or without symbols, and a task frame without its table by index.
+ */
+static void test_task_frames(void **state)
+{
+    static const struct mkelf_sym syms[] = {
+        { "main", 0x1000, 0x40, STT_FUNC, STB_GLOBAL, 0 },
+        { "leaf", 0x1080, 0x20, STT_FUNC, STB_LOCAL, 0 },
+    };
+    struct fixture *fx = *state;
+    struct xu_tasks *tasks = malloc(sizeof(*tasks));
+    struct xu_symtab *st = NULL;
+    struct xu_symbolizer *sz;
+    uint64_t *addrs = NULL, s1[3], s2[2], s3[2], s4[2];
+    char path[] = "/tmp/test_output_folded.XXXXXX";
+    char comm[XU_TASK_COMM] = "busy";
+    int fd = mkstemp(path);
+    uint32_t busy, idle;
+    long n;
+    char *got;
+
+    assert_non_null(tasks);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mkelf_write(path, 0x1000, 0x1000, syms, 2, 0), 0);
+    assert_int_equal(xu_symtab_open(path, NULL, &st), 0);
+    unlink(path);
+    xu_tasks_init(tasks);
+    busy = xu_tasks_intern(tasks, 42, comm);
+    idle = xu_tasks_intern(tasks, 0, "swapper/1\0\0\0\0\0\0");
+    s1[0] = 0x1085; s1[1] = 0x1010; s1[2] = xu_pc_task(busy);
+    s2[0] = XU_PC_USER; s2[1] = xu_pc_task(busy);
+    s3[0] = 0x1081; s3[1] = xu_pc_task(idle);
+    s4[0] = 0x1081; s4[1] = xu_pc_task(XU_TASKS_UNKNOWN);
+    assert_int_equal(xu_profile_add(fx->p, 0, s1, 3, XU_WALK_COMPLETE, 3), 0);
+    assert_int_equal(xu_profile_add(fx->p, 0, s2, 2, XU_WALK_COMPLETE, 5), 0);
+    assert_int_equal(xu_profile_add(fx->p, 1, s3, 2, XU_WALK_COMPLETE, 7), 0);
+    assert_int_equal(xu_profile_add(fx->p, 1, s4, 2, XU_WALK_COMPLETE, 1), 0);
+    n = xu_profile_unique_addrs(fx->p, &addrs);
+    assert_true(n > 0);
+    sz = xu_symbolizer_new(st, addrs, (size_t)n);
+    assert_non_null(sz);
+    fx->ctx.names = NULL;
+    fx->ctx.syms = sz;
+    fx->ctx.tasks = tasks;
+    got = assert_as_before(&fx->ctx);
+    assert_string_equal(got,
+        "[idle];leaf 7\n"
+        "[task] busy/42;[user] 5\n"
+        "[task] busy/42;main;leaf 3\n"
+        "[task] unknown;leaf 1\n");
+    free(got);
+    fx->ctx.tasks = NULL;
+    got = assert_as_before(&fx->ctx);
+    assert_non_null(strstr(got, "[task] #1;[user] 5\n"));
+    free(got);
+    xu_symbolizer_free(sz);
+    xu_symtab_free(st);
+    free(addrs);
+    free(tasks);
+}
+
 /* ----------------------------------------------------- hostile input -- */
 
 static void quiet_emit(void *ctx, enum xu_log_level level, const char *msg)
@@ -482,6 +547,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deepest_and_largest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_profiles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_address_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_frames, setup, teardown),
         cmocka_unit_test(test_hostile_depth),
     };
 

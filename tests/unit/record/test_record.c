@@ -373,6 +373,7 @@ static void test_record_by_name(void **state)
              "  \"missed_deadlines\": 0,\n"
              "  \"paused_by_other_ticks\": 0,\n"
              "  \"regs_failures\": 0,\n"
+             "  \"tasks_unknown\": 0,\n"
              /* the simulated guest is no hypervisor: no calls counted */
              "  \"hypercalls\": 0,\n"
              "  \"hypercalls_per_tick\": 0.00,\n"

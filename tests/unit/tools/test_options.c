@@ -38,6 +38,7 @@ static void test_defaults(void **state)
     assert_int_equal(o.unwind, XU_UNWIND_AUTO);
     assert_false(o.render.per_vcpu);
     assert_int_equal(o.render.width, 0);
+    assert_false(o.no_tasks);       /* a Linux guest's samples name their task */
 }
 
 static void test_all_options(void **state)
@@ -64,6 +65,8 @@ static void test_all_options(void **state)
     assert_string_equal(o.domain, "7");
     assert_int_equal(PARSE(&o, "d", "--samples", "5500"), XU_PARSE_OK);
     assert_int_equal(o.samples, 5500);
+    assert_int_equal(PARSE(&o, "--no-tasks", "d"), XU_PARSE_OK);
+    assert_true(o.no_tasks);
 }
 
 static void test_options_after_domain(void **state)

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * linux_task_open.c - a Linux kernel file's task layout (xu_btf.h): its
+ * .BTF and the kallsyms tables in its .rodata, read from the file mapped
+ * read-only for as long as it takes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/xu_btf.h"
+#include "util/xu_log.h"
+
+/* The kallsyms tables in the image's .rodata; -ENODATA when there are none. */
+static int image_kallsyms(const uint8_t *image, size_t size, struct xu_kallsyms *k, char *err,
+                          size_t err_size)
+{
+    Elf *elf = elf_memory((char *)image, size);    /* only read: the cast is safe */
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+    unsigned int guard = 0;
+    int rc = -ENODATA;
+
+    xu_errbuf_printf(err, err_size, "no .rodata");
+    if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+        goto out;
+    while ((scn = elf_nextscn(elf, scn)) && guard++ < 65536) {
+        GElf_Shdr sh;
+        const char *name;
+
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+            continue;
+        name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (!name || strcmp(name, ".rodata") != 0)
+            continue;
+        if (sh.sh_offset <= size && sh.sh_size <= size - sh.sh_offset)
+            rc = xu_kallsyms_read(image + sh.sh_offset, (size_t)sh.sh_size, k, err, err_size);
+        break;
+    }
+out:
+    if (elf)
+        elf_end(elf);
+    return rc;
+}
+
+int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out, char *err,
+                              size_t err_size)
+{
+    struct xu_btf *btf = NULL;
+    struct xu_kallsyms k;
+    bool have_k = false;
+    void *image = MAP_FAILED;
+    struct stat sb;
+    size_t size = 0;
+    int fd = -1, rc;
+
+    memset(out, 0, sizeof(*out));
+    elf_version(EV_CURRENT);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &sb) < 0 || sb.st_size <= 0) {
+        rc = fd < 0 || sb.st_size < 0 ? -errno : -ENODATA;
+        xu_errbuf_printf(err, err_size, "cannot read %s", path);
+        goto out;
+    }
+    size = (size_t)sb.st_size;
+    image = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (image == MAP_FAILED) {
+        rc = -errno;
+        xu_errbuf_printf(err, err_size, "cannot map %s", path);
+        goto out;
+    }
+    rc = xu_btf_from_elf(image, size, &btf, err, err_size);
+    if (rc < 0)
+        goto out;
+    rc = image_kallsyms(image, size, &k, err, err_size);
+    if (rc < 0)
+        goto out;
+    have_k = true;
+    rc = xu_linux_task_layout(btf, &k, out, err, err_size);
+out:
+    if (have_k)
+        xu_kallsyms_dispose(&k);
+    xu_btf_free(btf);
+    if (image != MAP_FAILED)
+        munmap(image, size);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
