@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "util/xu_atomic_file.h"
+#include "util/xu_distinct.h"
 #include "output/xu_output.h"
 
 /* One line per format, in the order --help lists them. */
@@ -206,6 +207,21 @@ unsigned int xu_output_symbolizer_flags(const struct xu_output_options *opts)
     return flags;
 }
 
+/* The note --lines needs when sz has no line to give. */
+static void lines_note(const struct xu_output_options *opts, const struct xu_symtab *st,
+                       const struct xu_symbolizer *sz, size_t n, const char *elf_path,
+                       struct xu_log *log)
+{
+    if (!sz || !opts || !opts->lines || xu_symbolizer_has_dwarf(sz) || !n)
+        return;
+    if (!xu_symbolizer_dwarf_supported())
+        xu_warn(log, "--lines: this build has no libdw (configure found none), so frames "
+                "have no source lines");
+    else if (st)
+        xu_warn(log, "--lines: %s has no DWARF line table for the sampled code (built "
+                "without -g?), so frames have no source lines", elf_path ? elf_path : "the ELF");
+}
+
 struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *opts,
                                                const struct xu_symtab *st,
                                                const uint64_t *addrs, size_t n,
@@ -215,13 +231,102 @@ struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *o
                                                        xu_output_symbolizer_flags(opts),
                                                        elf_path, log);
 
-    if (!sz || !opts || !opts->lines || xu_symbolizer_has_dwarf(sz) || !n)
-        return sz;
-    if (!xu_symbolizer_dwarf_supported())
-        xu_warn(log, "--lines: this build has no libdw (configure found none), so frames "
-                "have no source lines");
-    else if (st)
-        xu_warn(log, "--lines: %s has no DWARF line table for the sampled code (built "
-                "without -g?), so frames have no source lines", elf_path ? elf_path : "the ELF");
+    lines_note(opts, st, sz, n, elf_path, log);
+    return sz;
+}
+
+/*
+ * About how many distinct lookup addresses p has: a read of its frames in
+ * order, far cheaper than the table's growth it spares (every address
+ * moved at each doubling, at random, into fresh memory).
+ */
+static size_t distinct_addrs(const struct xu_profile *p)
+{
+    struct xu_distinct *d = malloc(sizeof(*d));
+    size_t i, nr = xu_profile_nr_stacks(p), est;
+    uint32_t k;
+
+    if (!d)
+        return 0;           /* no estimate: the table grows */
+    xu_distinct_init(d);
+    for (i = 0; i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+
+        for (k = 0; k < s->depth; k++)
+            xu_distinct_add(d, xu_stack_lookup_addr(s, k));
+    }
+    est = xu_distinct_estimate(d);
+    free(d);
+    return est;
+}
+
+/* Frames a slot is asked for ahead of its frame's add. */
+#define ADD_AHEAD 16
+
+/* A place among p's frames, stack by stack. */
+struct frame_cursor {
+    const struct xu_profile *p;
+    size_t stack, nr_stacks;
+    uint32_t frame;
+};
+
+/* The lookup address under c, and c moved on; false past the last frame. */
+static bool next_frame(struct frame_cursor *c, uint64_t *addr)
+{
+    const struct xu_stack *s;
+
+    for (; c->stack < c->nr_stacks; c->stack++, c->frame = 0) {
+        s = xu_profile_stack(c->p, c->stack);
+        if (c->frame < s->depth) {
+            *addr = xu_stack_lookup_addr(s, c->frame++);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Every lookup address of p into sz, *n the frames.  0 or -ENOMEM.  With
+ * millions of distinct addresses each add misses the cache: the slot of
+ * the frame ADD_AHEAD places on is asked for at each add, so that as many
+ * misses are always under way, across the ends of stacks.
+ */
+static int add_frames(struct xu_symbolizer *sz, const struct xu_profile *p, size_t *n)
+{
+    struct frame_cursor at = { p, 0, xu_profile_nr_stacks(p), 0 }, ahead = at;
+    uint64_t a, b;
+    unsigned int k;
+    int rc;
+
+    for (k = 0; k < ADD_AHEAD && next_frame(&ahead, &b); k++)
+        xu_symbolizer_prefetch(sz, b);
+    for (*n = 0; next_frame(&at, &a); ++*n) {
+        if (next_frame(&ahead, &b))
+            xu_symbolizer_prefetch(sz, b);
+        if ((rc = xu_symbolizer_add(sz, a)) < 0)
+            return rc;
+    }
+    return 0;
+}
+
+struct xu_symbolizer *xu_output_symbolizer_of(const struct xu_output_options *opts,
+                                              const struct xu_symtab *st,
+                                              const struct xu_profile *p,
+                                              const char *elf_path, struct xu_log *log)
+{
+    struct xu_symbolizer *sz = xu_symbolizer_new_empty(distinct_addrs(p));
+    size_t n = 0;
+    int rc;
+
+    if (!sz)
+        return NULL;
+    if ((rc = add_frames(sz, p, &n)) < 0 ||
+        (rc = xu_symbolizer_resolve(sz, st, xu_output_symbolizer_flags(opts), elf_path,
+                                    log)) < 0) {
+        xu_symbolizer_free(sz);
+        errno = -rc;
+        return NULL;
+    }
+    lines_note(opts, st, sz, n, elf_path, log);
     return sz;
 }
