@@ -260,51 +260,25 @@ static size_t distinct_addrs(const struct xu_profile *p)
     return est;
 }
 
-/* Frames a slot is asked for ahead of its frame's add. */
-#define ADD_AHEAD 16
-
-/* A place among p's frames, stack by stack. */
-struct frame_cursor {
-    const struct xu_profile *p;
-    size_t stack, nr_stacks;
-    uint32_t frame;
-};
-
-/* The lookup address under c, and c moved on; false past the last frame. */
-static bool next_frame(struct frame_cursor *c, uint64_t *addr)
-{
-    const struct xu_stack *s;
-
-    for (; c->stack < c->nr_stacks; c->stack++, c->frame = 0) {
-        s = xu_profile_stack(c->p, c->stack);
-        if (c->frame < s->depth) {
-            *addr = xu_stack_lookup_addr(s, c->frame++);
-            return true;
-        }
-    }
-    return false;
-}
-
-/*
- * Every lookup address of p into sz, *n the frames.  0 or -ENOMEM.  With
- * millions of distinct addresses each add misses the cache: the slot of
- * the frame ADD_AHEAD places on is asked for at each add, so that as many
- * misses are always under way, across the ends of stacks.
- */
+/* Every lookup address of p into sz, *n the frames.  0 or -ENOMEM. */
 static int add_frames(struct xu_symbolizer *sz, const struct xu_profile *p, size_t *n)
 {
-    struct frame_cursor at = { p, 0, xu_profile_nr_stacks(p), 0 }, ahead = at;
-    uint64_t a, b;
-    unsigned int k;
+    size_t i, nr = xu_profile_nr_stacks(p);
+    uint32_t k;
     int rc;
 
-    for (k = 0; k < ADD_AHEAD && next_frame(&ahead, &b); k++)
-        xu_symbolizer_prefetch(sz, b);
-    for (*n = 0; next_frame(&at, &a); ++*n) {
-        if (next_frame(&ahead, &b))
-            xu_symbolizer_prefetch(sz, b);
-        if ((rc = xu_symbolizer_add(sz, a)) < 0)
-            return rc;
+    *n = 0;
+    for (i = 0; i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+
+        /* a stack's slots asked for at once: with millions of distinct
+         * addresses each add misses the cache, and the misses overlap */
+        for (k = 0; k < s->depth; k++)
+            xu_symbolizer_prefetch(sz, xu_stack_lookup_addr(s, k));
+        for (k = 0; k < s->depth; k++)
+            if ((rc = xu_symbolizer_add(sz, xu_stack_lookup_addr(s, k))) < 0)
+                return rc;
+        *n += s->depth;
     }
     return 0;
 }
