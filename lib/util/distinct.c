@@ -12,26 +12,12 @@
 #include <string.h>
 
 #include "util/xu_distinct.h"
-#include "util/xu_mix.h"
 
 #define NR_REGS (1u << XU_DISTINCT_BITS)
 
 void xu_distinct_init(struct xu_distinct *d)
 {
     memset(d->reg, 0, sizeof(d->reg));
-}
-
-void xu_distinct_add(struct xu_distinct *d, uint64_t v)
-{
-    uint64_t h = xu_mix64(v);
-    /* the bits left after the register's, with a last 1 so that the run
-     * is at most 64 - XU_DISTINCT_BITS long */
-    uint64_t rest = h << XU_DISTINCT_BITS | (1ULL << (XU_DISTINCT_BITS - 1));
-    uint8_t run = (uint8_t)(__builtin_clzll(rest) + 1);
-    uint8_t *r = &d->reg[h >> (64 - XU_DISTINCT_BITS)];
-
-    if (run > *r)
-        *r = run;
 }
 
 size_t xu_distinct_estimate(const struct xu_distinct *d)
