@@ -3,9 +3,9 @@
  * symbolizer.c - the profile's unique addresses, each resolved once.
  *
  * Writers ask for the name of every frame of every stack; the same return
- * address recurs in thousands of stacks.  Resolving the sorted set of
- * unique addresses up front turns each of those questions into a binary
- * search over an array of plain (address, name) pairs, and the symbol table
+ * address recurs in thousands of stacks.  Resolving each unique address
+ * once up front (given as a sorted set, or added frame by frame into the
+ * table below and resolved in the table's order) means the symbol table
  * is consulted exactly once per address.
  *
  * A writer asks once per frame of every stack (20 million times for a
