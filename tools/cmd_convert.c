@@ -150,8 +150,6 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
                 struct xu_log *log, struct xu_loaded *out)
 {
     struct xu_input_options io = { .symtab = symtab };
-    uint64_t *addrs = NULL;
-    long n;
     int rc;
 
     memset(out, 0, sizeof(*out));
@@ -164,13 +162,7 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
             xu_profile_nr_stacks(out->input->profile),
             out->input->has_names ? "names" : "addresses");
     if (!out->input->has_names && symtab) {
-        n = xu_profile_unique_addrs(out->input->profile, &addrs);
-        if (n < 0) {
-            xu_error(log, "%s: out of memory", path);
-            rc = XU_EXIT_FAILURE;
-            goto out;
-        }
-        out->syms = xu_output_symbolizer_new(oo, symtab, addrs, (size_t)n, elf_path, log);
+        out->syms = xu_output_symbolizer_of(oo, symtab, out->input->profile, elf_path, log);
         if (!out->syms) {
             xu_error(log, "symbolising %s: %s", path, strerror(errno));
             rc = XU_EXIT_FAILURE;
@@ -187,7 +179,6 @@ int xu_cmd_load(const char *path, enum xu_input_format fmt, const struct xu_symt
     out->ctx.meta = &out->meta;
     rc = 0;
 out:
-    free(addrs);
     if (rc)
         xu_cmd_loaded_dispose(out);
     return rc;

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "util/xu_atomic_file.h"
+#include "util/xu_distinct.h"
 #include "output/xu_output.h"
 
 /* One line per format, in the order --help lists them. */
@@ -206,6 +207,21 @@ unsigned int xu_output_symbolizer_flags(const struct xu_output_options *opts)
     return flags;
 }
 
+/* The note --lines needs when sz has no line to give. */
+static void lines_note(const struct xu_output_options *opts, const struct xu_symtab *st,
+                       const struct xu_symbolizer *sz, size_t n, const char *elf_path,
+                       struct xu_log *log)
+{
+    if (!sz || !opts || !opts->lines || xu_symbolizer_has_dwarf(sz) || !n)
+        return;
+    if (!xu_symbolizer_dwarf_supported())
+        xu_warn(log, "--lines: this build has no libdw (configure found none), so frames "
+                "have no source lines");
+    else if (st)
+        xu_warn(log, "--lines: %s has no DWARF line table for the sampled code (built "
+                "without -g?), so frames have no source lines", elf_path ? elf_path : "the ELF");
+}
+
 struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *opts,
                                                const struct xu_symtab *st,
                                                const uint64_t *addrs, size_t n,
@@ -215,13 +231,76 @@ struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *o
                                                        xu_output_symbolizer_flags(opts),
                                                        elf_path, log);
 
-    if (!sz || !opts || !opts->lines || xu_symbolizer_has_dwarf(sz) || !n)
-        return sz;
-    if (!xu_symbolizer_dwarf_supported())
-        xu_warn(log, "--lines: this build has no libdw (configure found none), so frames "
-                "have no source lines");
-    else if (st)
-        xu_warn(log, "--lines: %s has no DWARF line table for the sampled code (built "
-                "without -g?), so frames have no source lines", elf_path ? elf_path : "the ELF");
+    lines_note(opts, st, sz, n, elf_path, log);
+    return sz;
+}
+
+/*
+ * About how many distinct lookup addresses p has: a read of its frames in
+ * order, far cheaper than the table's growth it spares (every address
+ * moved at each doubling, at random, into fresh memory).
+ */
+static size_t distinct_addrs(const struct xu_profile *p)
+{
+    struct xu_distinct *d = malloc(sizeof(*d));
+    size_t i, nr = xu_profile_nr_stacks(p), est;
+    uint32_t k;
+
+    if (!d)
+        return 0;           /* no estimate: the table grows */
+    xu_distinct_init(d);
+    for (i = 0; i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+
+        for (k = 0; k < s->depth; k++)
+            xu_distinct_add(d, xu_stack_lookup_addr(s, k));
+    }
+    est = xu_distinct_estimate(d);
+    free(d);
+    return est;
+}
+
+/* Every lookup address of p into sz, *n the frames.  0 or -ENOMEM. */
+static int add_frames(struct xu_symbolizer *sz, const struct xu_profile *p, size_t *n)
+{
+    size_t i, nr = xu_profile_nr_stacks(p);
+    uint32_t k;
+    int rc;
+
+    *n = 0;
+    for (i = 0; i < nr; i++) {
+        const struct xu_stack *s = xu_profile_stack(p, i);
+
+        /* a stack's slots asked for at once: with millions of distinct
+         * addresses each add misses the cache, and the misses overlap */
+        for (k = 0; k < s->depth; k++)
+            xu_symbolizer_prefetch(sz, xu_stack_lookup_addr(s, k));
+        for (k = 0; k < s->depth; k++)
+            if ((rc = xu_symbolizer_add(sz, xu_stack_lookup_addr(s, k))) < 0)
+                return rc;
+        *n += s->depth;
+    }
+    return 0;
+}
+
+struct xu_symbolizer *xu_output_symbolizer_of(const struct xu_output_options *opts,
+                                              const struct xu_symtab *st,
+                                              const struct xu_profile *p,
+                                              const char *elf_path, struct xu_log *log)
+{
+    struct xu_symbolizer *sz = xu_symbolizer_new_empty(distinct_addrs(p));
+    size_t n = 0;
+    int rc;
+
+    if (!sz)
+        return NULL;
+    if ((rc = add_frames(sz, p, &n)) < 0 ||
+        (rc = xu_symbolizer_resolve(sz, st, xu_output_symbolizer_flags(opts), elf_path,
+                                    log)) < 0) {
+        xu_symbolizer_free(sz);
+        errno = -rc;
+        return NULL;
+    }
+    lines_note(opts, st, sz, n, elf_path, log);
     return sz;
 }

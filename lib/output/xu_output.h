@@ -202,6 +202,16 @@ struct xu_symbolizer *xu_output_symbolizer_new(const struct xu_output_options *o
                                                const struct xu_symtab *st,
                                                const uint64_t *addrs, size_t n,
                                                const char *elf_path, struct xu_log *log);
+/*
+ * The same for every lookup address (xu_stack_lookup_addr) of p's stacks,
+ * filled from its frames (xu_symbolizer_add): no sorted set of the
+ * distinct addresses is made first, which for millions of them was a
+ * table and a sort as large as the symboliser's.  NULL with errno.
+ */
+struct xu_symbolizer *xu_output_symbolizer_of(const struct xu_output_options *opts,
+                                              const struct xu_symtab *st,
+                                              const struct xu_profile *p,
+                                              const char *elf_path, struct xu_log *log);
 
 /*
  * Views (--weight, --state), applied the same way by every writer but raw:

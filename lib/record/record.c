@@ -252,7 +252,6 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_sampler_config cfg = { 0 };
     struct xu_record_summary sum = { 0 };
     struct between between = { 0 };
-    uint64_t *addrs = NULL;
     void *unwind_table = NULL;
     struct xu_unwind_env unwind_env = { 0 };
     struct xu_elf_code *code = NULL;
@@ -262,7 +261,6 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_tasks *tasks = NULL;
     char *out_path = NULL, top[128];
     const char *label;
-    long nr_addrs;
     enum xu_record_result ec;
     int rc, target_open = 0, created = 0, created_paused = 0;
     bool recheck_elf = false;       /* the first ELF check could not be final */
@@ -491,9 +489,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
 
     /* Symbolise: each distinct address once, with the guest running. */
-    nr_addrs = xu_profile_unique_addrs(profile, &addrs);
-    if (nr_addrs < 0 || !(sz = xu_output_symbolizer_new(&job->render, elf.symtab, addrs,
-                                                        (size_t)nr_addrs, elf.path, log))) {
+    if (!(sz = xu_output_symbolizer_of(&job->render, elf.symtab, profile, elf.path, log))) {
         xu_error(log, "out of memory");
         ec = XU_RECORD_FAILURE;
         goto out;
@@ -555,7 +551,6 @@ out:
         xu_domdir_destroy(dir, entry.domid);
     xu_domdir_close(dir);
     xu_symbolizer_free(sz);
-    free(addrs);
     xu_profile_free(profile);
     xu_elf_choice_dispose(&elf);
     xu_record_free_unwind_table(unwind_table);

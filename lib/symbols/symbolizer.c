@@ -3,9 +3,9 @@
  * symbolizer.c - the profile's unique addresses, each resolved once.
  *
  * Writers ask for the name of every frame of every stack; the same return
- * address recurs in thousands of stacks.  Resolving the sorted set of
- * unique addresses up front turns each of those questions into a binary
- * search over an array of plain (address, name) pairs, and the symbol table
+ * address recurs in thousands of stacks.  Resolving each unique address
+ * once up front (given as a sorted set, or added frame by frame into the
+ * table below and resolved in the table's order) means the symbol table
  * is consulted exactly once per address.
  *
  * A writer asks once per frame of every stack (20 million times for a
@@ -46,9 +46,12 @@
 #define HEX_LEN 19              /* "0x" + 16 digits + NUL */
 #define HEX_BLOCK 4096          /* hex names a block */
 #define NO_CHAIN UINT32_MAX
+#define PENDING (UINT32_MAX - 1)   /* a slot's address, added, not resolved yet */
 #define PREFETCH_AHEAD 16       /* addresses: the slots being fetched at once */
-/* Chains are numbered in 32 bits, NO_CHAIN marking a free slot. */
-#define MAX_ADDRS (UINT32_MAX - 1)
+#define FIRST_SLOTS 1024        /* a symboliser filled by xu_symbolizer_add */
+/* Chains are numbered in 32 bits below PENDING, NO_CHAIN marking a free
+ * slot. */
+#define MAX_ADDRS (UINT32_MAX - 2)
 
 static size_t slot_of(uint64_t addr, unsigned int bits)
 {
@@ -111,6 +114,7 @@ struct addr_slot {
  */
 struct xu_symbolizer {
     size_t n;                       /* addresses */
+    bool resolved;                  /* no more xu_symbolizer_add */
     struct chain *chains;
     size_t nr_chains, cap_chains;
     struct xu_frame_line *lines;
@@ -393,62 +397,101 @@ static size_t find_slot(const struct xu_symbolizer *sz, uint64_t addr)
     return j;
 }
 
+/* What resolving needs across addresses: DWARF, opened once, and the
+ * symbols met so far (their readable names and shared chains). */
+struct resolver {
+    const struct xu_symtab *st;
+    unsigned int flags;
+    const char *elf_path;
+    struct xu_log *log;
+    struct xu_dwarf_lines *dl;
+    struct sym_set set;
+    bool dwarf_tried;
+};
+
+static void resolver_dispose(struct resolver *r)
+{
+    xu_dwarf_lines_free(r->dl);
+    free(r->set.slots);
+}
+
 /*
- * Each address's functions: its symbol alone, or with DWARF its source
+ * *ci gets addr's functions: its symbol alone, or with DWARF its source
  * line and the functions inlined at it.  DWARF that libdw cannot open
  * leaves names only; running out of memory fails.  0 or ENOMEM.
  */
-static int resolve(struct xu_symbolizer *sz, const uint64_t *addrs, const struct xu_symtab *st,
-                   unsigned int flags, const char *elf_path, struct xu_log *log)
+static int resolve_addr(struct xu_symbolizer *sz, struct resolver *r, uint64_t addr,
+                        uint32_t *ci)
 {
-    struct xu_dwarf_lines *dl = NULL;
-    struct sym_set set = { 0 };
-    bool dwarf_tried = false;
+    const struct xu_symbol *sym = r->st ? xu_symtab_lookup(r->st, addr) : NULL;
+    int rc;
+
+    /* DWARF is read only when some address has a symbol */
+    if (sym && r->elf_path && !r->dwarf_tried) {
+        r->dwarf_tried = true;
+        rc = xu_dwarf_lines_open(r->elf_path, r->log, &r->dl);
+        if (rc == -ENOMEM)
+            return ENOMEM;
+        if (rc < 0 && rc != -ENOSYS && rc != -ENODATA)
+            xu_warn(r->log, "%s: no source lines nor inlined functions: %s", r->elf_path,
+                    strerror(-rc));
+    }
+    return resolve_one(sz, addr, sym, &r->set, r->dl, r->flags, ci);
+}
+
+/* The n sorted addresses, each into its slot.  0 or ENOMEM. */
+static int resolve_sorted(struct xu_symbolizer *sz, struct resolver *r, const uint64_t *addrs)
+{
     size_t i, j;
     uint32_t ci;
-    int err = 0, rc;
+    int err;
 
-    for (i = 0; i < sz->n && !err; i++) {
-        const struct xu_symbol *sym = st ? xu_symtab_lookup(st, addrs[i]) : NULL;
-
-        /* DWARF is read only when some address has a symbol */
-        if (sym && elf_path && !dwarf_tried) {
-            dwarf_tried = true;
-            rc = xu_dwarf_lines_open(elf_path, log, &dl);
-            if (rc == -ENOMEM) {
-                err = ENOMEM;
-                break;
-            }
-            if (rc < 0 && rc != -ENOSYS && rc != -ENODATA)
-                xu_warn(log, "%s: no source lines nor inlined functions: %s", elf_path,
-                        strerror(-rc));
-        }
+    for (i = 0; i < sz->n; i++) {
         /* sorted addresses land on slots at random: the slot of one a few
          * ahead is fetched while this one is resolved */
         if (i + PREFETCH_AHEAD < sz->n)
             __builtin_prefetch(&sz->slots[home_slot(sz, addrs[i + PREFETCH_AHEAD])]);
-        if ((err = resolve_one(sz, addrs[i], sym, &set, dl, flags, &ci)) != 0)
-            break;
+        if ((err = resolve_addr(sz, r, addrs[i], &ci)) != 0)
+            return err;
         j = find_slot(sz, addrs[i]);
         sz->slots[j] = (struct addr_slot){ (uint32_t)addrs[i], (uint32_t)(addrs[i] >> 32), ci };
     }
-    xu_dwarf_lines_free(dl);
-    free(set.slots);
-    return err;
+    return 0;
 }
 
-/* The address table, every slot free: at most 7/10 full once filled
- * (probes stay short and a free slot always exists).  0 or ENOMEM. */
-static int new_slots(struct xu_symbolizer *sz)
+/*
+ * The addresses xu_symbolizer_add() put in the table, in the table's
+ * order: it is read front to back and each chain is written where its
+ * address already is, with no sorted copy of the addresses and no second
+ * probe.  Chains are numbered in that order, which no writer's output
+ * depends on (they name frames by what a chain holds, not by its number).
+ * 0 or ENOMEM.
+ */
+static int resolve_pending(struct xu_symbolizer *sz, struct resolver *r)
 {
-    size_t nr = sz->n / 7 * 10 + sz->n % 7 * 10 / 7 + 2;
+    size_t j;
+    int err;
 
-    sz->nr_slots = nr;
-    if (nr > SIZE_MAX / sizeof(*sz->slots) || !(sz->slots = xu_big_alloc(nr * sizeof(*sz->slots))))
-        return ENOMEM;
-    /* NO_CHAIN in every word marks every slot free */
-    memset(sz->slots, 0xff, nr * sizeof(*sz->slots));
+    for (j = 0; j < sz->nr_slots; j++) {
+        struct addr_slot *a = &sz->slots[j];
+
+        if (a->chain == PENDING &&
+            (err = resolve_addr(sz, r, (uint64_t)a->hi << 32 | a->lo, &a->chain)) != 0)
+            return err;
+    }
     return 0;
+}
+
+/* A table of nr address slots, every one free, or NULL without memory. */
+static struct addr_slot *new_slots(size_t nr)
+{
+    struct addr_slot *slots;
+
+    if (nr > SIZE_MAX / sizeof(*slots) || !(slots = xu_big_alloc(nr * sizeof(*slots))))
+        return NULL;
+    /* NO_CHAIN in every word marks every slot free */
+    memset(slots, 0xff, nr * sizeof(*slots));
+    return slots;
 }
 
 struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
@@ -456,6 +499,7 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
                                               unsigned int flags, const char *elf_path,
                                               struct xu_log *log)
 {
+    struct resolver r = { .st = st, .flags = flags, .elf_path = elf_path, .log = log };
     struct xu_symbolizer *sz = NULL, *ret = NULL;
     size_t i;
     int err = 0;
@@ -476,16 +520,107 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
         goto out;
     }
     sz->n = n;
-    if ((err = new_slots(sz)) != 0 || (err = resolve(sz, addrs, st, flags, elf_path, log)) != 0)
+    sz->resolved = true;
+    /* at most 7/10 full once filled: probes stay short and a free slot
+     * always exists */
+    sz->nr_slots = n / 7 * 10 + n % 7 * 10 / 7 + 2;
+    if (!(sz->slots = new_slots(sz->nr_slots))) {
+        err = ENOMEM;
+        goto out;
+    }
+    if ((err = resolve_sorted(sz, &r, addrs)) != 0)
         goto out;
     ret = sz;
     sz = NULL;
 
 out:
+    resolver_dispose(&r);
     xu_symbolizer_free(sz);
     if (!ret)
         errno = err;
     return ret;
+}
+
+struct xu_symbolizer *xu_symbolizer_new_empty(size_t expect)
+{
+    struct xu_symbolizer *sz = calloc(1, sizeof(*sz));
+
+    if (!sz)
+        return NULL;
+    /* 7/10 full at expect and 4 % more (five times an estimate's standard
+     * error, xu_distinct.h), so that it is seldom doubled at the end */
+    if (expect > MAX_ADDRS)
+        expect = MAX_ADDRS;
+    expect += expect / 25;
+    sz->nr_slots = expect / 7 * 10 + expect % 7 * 10 / 7 + 2;
+    if (sz->nr_slots < FIRST_SLOTS)
+        sz->nr_slots = FIRST_SLOTS;
+    if (!(sz->slots = new_slots(sz->nr_slots))) {
+        free(sz);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return sz;
+}
+
+/* Twice the slots, the addresses moved over.  0 or ENOMEM (the table
+ * then as it was). */
+static int grow(struct xu_symbolizer *sz)
+{
+    struct addr_slot *old = sz->slots;
+    size_t nr_old = sz->nr_slots, i, j;
+
+    if (nr_old > SIZE_MAX / 2 || !(sz->slots = new_slots(nr_old * 2))) {
+        sz->slots = old;
+        return ENOMEM;
+    }
+    sz->nr_slots = nr_old * 2;
+    for (i = 0; i < nr_old; i++) {
+        if (old[i].chain == NO_CHAIN)
+            continue;
+        /* every address is in once: the probe ends on a free slot */
+        j = find_slot(sz, (uint64_t)old[i].hi << 32 | old[i].lo);
+        sz->slots[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+int xu_symbolizer_add(struct xu_symbolizer *sz, uint64_t addr)
+{
+    size_t j;
+
+    if (sz->resolved)
+        return -EPERM;
+    j = find_slot(sz, addr);
+    if (sz->slots[j].chain != NO_CHAIN)
+        return 0;
+    if (sz->n >= MAX_ADDRS)
+        return -ENOMEM;
+    /* at most 7/10 full once it holds addr: grown first, so that a table
+     * that could not grow still has a free slot to end every probe */
+    if ((sz->n + 1) * 10 > sz->nr_slots * 7) {
+        if (grow(sz) != 0)
+            return -ENOMEM;
+        j = find_slot(sz, addr);
+    }
+    sz->slots[j] = (struct addr_slot){ (uint32_t)addr, (uint32_t)(addr >> 32), PENDING };
+    sz->n++;
+    return 0;
+}
+
+int xu_symbolizer_resolve(struct xu_symbolizer *sz, const struct xu_symtab *st,
+                          unsigned int flags, const char *elf_path, struct xu_log *log)
+{
+    struct resolver r = { .st = st, .flags = flags, .elf_path = elf_path, .log = log };
+    int err;
+
+    if (sz->resolved)
+        return -EPERM;
+    sz->resolved = true;
+    err = resolve_pending(sz, &r);
+    resolver_dispose(&r);
+    return -err;
 }
 
 void xu_symbolizer_free(struct xu_symbolizer *sz)
@@ -523,7 +658,7 @@ long xu_symbolizer_index(const struct xu_symbolizer *sz, uint64_t addr)
     if (!sz)
         return -1;
     j = find_slot(sz, addr);
-    return sz->slots[j].chain == NO_CHAIN ? -1 : (long)j;
+    return sz->slots[j].chain < sz->nr_chains ? (long)j : -1;
 }
 
 size_t xu_symbolizer_count(const struct xu_symbolizer *sz)
@@ -538,7 +673,8 @@ long xu_symbolizer_chain(const struct xu_symbolizer *sz, uint64_t addr)
     if (!sz)
         return -1;
     j = find_slot(sz, addr);
-    return sz->slots[j].chain == NO_CHAIN ? -1 : (long)sz->slots[j].chain;
+    /* a free slot (NO_CHAIN), and an address not resolved (PENDING) */
+    return sz->slots[j].chain < sz->nr_chains ? (long)sz->slots[j].chain : -1;
 }
 
 size_t xu_symbolizer_nr_chains(const struct xu_symbolizer *sz)

@@ -120,6 +120,25 @@ struct xu_symbolizer *xu_symbolizer_new_dwarf(const struct xu_symtab *st,
                                               const uint64_t *addrs, size_t n,
                                               unsigned int flags, const char *elf_path,
                                               struct xu_log *log);
+/*
+ * A symboliser filled address by address, for a caller that has the
+ * addresses as frames of stacks rather than as a sorted set: each
+ * xu_symbolizer_add() is one probe of the table the lookups use (an
+ * address met again costs nothing more), so no separate set of distinct
+ * addresses, nor a sort of it, is built first.  Then one
+ * xu_symbolizer_resolve() with what xu_symbolizer_new_dwarf() takes; the
+ * answers are those xu_symbolizer_new_dwarf() gives for the same
+ * addresses.  Lookups are for after it; after a failed one, only
+ * xu_symbolizer_free().  The table is sized for expect distinct addresses
+ * (an estimate, xu_distinct.h; 0 if none) and doubles when they are more,
+ * at most 7/10 full.
+ */
+struct xu_symbolizer *xu_symbolizer_new_empty(size_t expect);
+/* 0, -ENOMEM (the address not added), -EPERM once resolved. */
+int xu_symbolizer_add(struct xu_symbolizer *sz, uint64_t addr);
+/* 0, -ENOMEM, -EPERM when called twice or on one made by _new*(). */
+int xu_symbolizer_resolve(struct xu_symbolizer *sz, const struct xu_symtab *st,
+                          unsigned int flags, const char *elf_path, struct xu_log *log);
 void xu_symbolizer_free(struct xu_symbolizer *sz);
 /* Whether any address has a source line or an inlined function. */
 bool xu_symbolizer_has_dwarf(const struct xu_symbolizer *sz);

@@ -550,6 +550,52 @@ static void test_many_symbols(void **state)
     free(syms);
 }
 
+/*
+ * Symbols far apart (low code, a kernel's text, a module's): the buckets
+ * that bound a lookup cover the whole span, so most hold nothing and one
+ * holds all of a cluster; every lookup must still find its symbol.
+ */
+static void test_symbols_far_apart(void **state)
+{
+    struct fixture *fx = *state;
+    static const struct mkelf_section secs[] = {
+        { ".text", 0x1000, 0x100, false },
+        { ".text.kernel", 0xffffffff81000000ULL, 0x1000, false },
+        { ".text.module", 0xffffffffc0000000ULL, 0x100, false },
+    };
+    static const struct mkelf_sym syms[] = {
+        { "low", 0x1000, 0x10, STT_FUNC, STB_GLOBAL, 0 },
+        { "k1", 0xffffffff81000000ULL, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+        { "k2", 0xffffffff81000100ULL, 0x100, STT_FUNC, STB_GLOBAL, 1 },
+        { "k3", 0xffffffff81000400ULL, 0x10, STT_FUNC, STB_GLOBAL, 1 },
+        { "mod", 0xffffffffc0000000ULL, 0x100, STT_FUNC, STB_GLOBAL, 2 },
+    };
+    struct xu_symtab *st = NULL;
+
+    assert_int_equal(mkelf_write_sections(fx->path, secs, 3, syms, 5, 0), 0);
+    assert_int_equal(xu_symtab_open(fx->path, &fx->log, &st), 0);
+    assert_int_equal(xu_symtab_count(st), 5);
+    assert_at(st, 0, NULL);
+    assert_at(st, 0xfff, NULL);
+    assert_at(st, 0x1000, "low");
+    assert_at(st, 0x100f, "low");
+    assert_at(st, 0x1010, NULL);
+    assert_at(st, 0x7fffffffffffULL, NULL);
+    assert_at(st, 0xffffffff80ffffffULL, NULL);
+    assert_at(st, 0xffffffff81000000ULL, "k1");
+    assert_at(st, 0xffffffff810000ffULL, "k1");
+    assert_at(st, 0xffffffff81000100ULL, "k2");
+    assert_at(st, 0xffffffff810001ffULL, "k2");
+    assert_at(st, 0xffffffff81000200ULL, NULL);
+    assert_at(st, 0xffffffff8100040fULL, "k3");
+    assert_at(st, 0xffffffff81000410ULL, NULL);
+    assert_at(st, 0xffffffffc0000000ULL, "mod");
+    assert_at(st, 0xffffffffc00000ffULL, "mod");
+    assert_at(st, 0xffffffffc0000100ULL, NULL);
+    assert_at(st, UINT64_MAX, NULL);
+    xu_symtab_free(st);
+}
+
 static void test_symbolizer_resolves_each_once(void **state)
 {
     struct fixture *fx = *state;
@@ -619,6 +665,91 @@ static void test_symbolizer_without_table(void **state)
     assert_int_equal(errno, EINVAL);
 }
 
+/*
+ * Filled from frames (xu_symbolizer_add): addresses in any order and
+ * repeated, each resolved once, with the answers of the sorted
+ * constructor; a table that had to grow (no estimate, or one too low)
+ * and one sized right answer alike.
+ */
+static void test_symbolizer_filled_by_add(void **state)
+{
+    struct fixture *fx = *state;
+    static const struct mkelf_sym syms[] = {
+        { "first", 0x1000, 0x10, STT_FUNC, STB_GLOBAL, 0 },
+        { "second", 0x1020, 0x20, STT_FUNC, STB_GLOBAL, 0 },
+    };
+    static const uint64_t frames[] = { 0x103f, 0x10, 0x1000, 0x103f, 0xffffffff8000102aULL,
+                                       0x1010, 0x100f, 0x1000, 0x1020, 0x10, 0x103f };
+    struct xu_symtab *st = open_syms(fx, syms, 2, 0);
+    const struct xu_symbol *sym = (const struct xu_symbol *)1;
+    struct xu_symbolizer *sz = xu_symbolizer_new_empty(0);
+    size_t i;
+
+    assert_non_null(sz);
+    for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
+        assert_int_equal(xu_symbolizer_add(sz, frames[i]), 0);
+    lookup_calls = 0;
+    assert_int_equal(xu_symbolizer_resolve(sz, st, 0, NULL, &fx->log), 0);
+    assert_int_equal(lookup_calls, 7);      /* the distinct ones */
+    assert_string_equal(xu_symbolizer_name(sz, 0x10, &sym), "0x10");
+    assert_null(sym);
+    assert_string_equal(xu_symbolizer_name(sz, 0x1000, &sym), "first");
+    assert_ptr_equal(sym, xu_symtab_find(st, "first"));
+    assert_string_equal(xu_symbolizer_name(sz, 0x100f, NULL), "first");
+    assert_string_equal(xu_symbolizer_name(sz, 0x1010, NULL), "0x1010");
+    assert_string_equal(xu_symbolizer_name(sz, 0x1020, NULL), "second");
+    assert_string_equal(xu_symbolizer_name(sz, 0x103f, NULL), "second");
+    assert_string_equal(xu_symbolizer_name(sz, 0xffffffff8000102aULL, NULL),
+                        "0xffffffff8000102a");
+    /* one chain a symbol without lines, one an unresolved address */
+    assert_int_equal(xu_symbolizer_nr_chains(sz), 5);
+    assert_int_equal(xu_symbolizer_chain(sz, 0x1000), xu_symbolizer_chain(sz, 0x100f));
+    assert_null(xu_symbolizer_name(sz, 0x1001, &sym));
+    assert_null(sym);
+    assert_int_equal(xu_symbolizer_chain(sz, 0x1001), -1);
+    assert_int_equal(xu_symbolizer_index(sz, 0x1001), -1);
+    assert_int_equal(xu_symbolizer_add(sz, 0x1001), -EPERM);
+    assert_int_equal(xu_symbolizer_resolve(sz, st, 0, NULL, &fx->log), -EPERM);
+    xu_symbolizer_free(sz);
+
+    /* made sorted: resolved already */
+    sz = xu_symbolizer_new(st, frames + 2, 1);
+    assert_non_null(sz);
+    assert_int_equal(xu_symbolizer_add(sz, 0x1020), -EPERM);
+    xu_symbolizer_free(sz);
+    xu_symtab_free(st);
+}
+
+/* 20,000 distinct addresses, each twice, into tables sized for none, for
+ * too few and for them all: every one is found, with its own hex name. */
+static void test_symbolizer_add_grows(void **state)
+{
+    static const size_t expect[] = { 0, 100, 20000 };
+    enum { N = 20000 };
+    char want[24];
+    size_t e, i;
+
+    (void)state;
+    for (e = 0; e < 3; e++) {
+        struct xu_symbolizer *sz = xu_symbolizer_new_empty(expect[e]);
+
+        assert_non_null(sz);
+        for (i = 0; i < 2 * N; i++)
+            assert_int_equal(xu_symbolizer_add(sz, 0xffffffff80000000ULL + (i % N) * 4097), 0);
+        assert_int_equal(xu_symbolizer_resolve(sz, NULL, 0, NULL, NULL), 0);
+        assert_int_equal(xu_symbolizer_nr_chains(sz), N);
+        assert_true(xu_symbolizer_count(sz) * 7 >= N * 10);
+        for (i = 0; i < N; i++) {
+            snprintf(want, sizeof(want), "0x%llx",
+                     (unsigned long long)(0xffffffff80000000ULL + i * 4097));
+            assert_string_equal(xu_symbolizer_name(sz, 0xffffffff80000000ULL + i * 4097, NULL),
+                                want);
+        }
+        assert_null(xu_symbolizer_name(sz, 0xffffffff80000001ULL, NULL));
+        xu_symbolizer_free(sz);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,7 +766,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_build_id, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_symbols, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symbols_far_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symbolizer_resolves_each_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symbolizer_filled_by_add, setup, teardown),
+        cmocka_unit_test(test_symbolizer_add_grows),
         cmocka_unit_test(test_symbolizer_without_table),
     };
 
