@@ -109,11 +109,6 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
         goto out;
     }
     xu_info(log, "symbols: %s (%s)", choice->shown ? choice->shown : choice->path, choice->reason);
-    /* names alone do not make a Linux profile right: say what is missing */
-    if (choice->symtab && xu_symtab_origin(choice->symtab))
-        xu_warn(log, "a Linux kernel: its frames are named from its kallsyms, but a kernel "
-                "relocated at boot (KASLR) is not located yet: if this one was, expect "
-                "unnamed frames and incomplete kernel stacks");
 out:
     free(kernel);
     return ec;
@@ -241,6 +236,20 @@ void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)
     env->cfi = t ? t->cfi : NULL;
 #endif
     env->orc = t ? t->orc : NULL;
+}
+
+int xu_record_relocate_unwind_table(void *table, int64_t slide)
+{
+    struct unwind_tables *t = table;
+
+    if (!t || slide == 0)
+        return 0;
+#ifdef HAVE_LIBDW
+    /* a CFI table is built for one load address (xu_cfi_config.bias) */
+    if (t->cfi)
+        return -EOPNOTSUPP;
+#endif
+    return xu_orc_relocate(t->orc, slide);
 }
 
 void xu_record_free_unwind_table(void *table)

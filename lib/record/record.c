@@ -21,6 +21,7 @@
 #include "symbols/xu_btf.h"
 #include "symbols/xu_elf_code.h"
 #include "symbols/xu_elf_find.h"
+#include "symbols/xu_kaslr.h"
 #include "symbols/xu_symbols.h"
 #include "symbols/xu_vouch.h"
 #include "target/xu_pause.h"
@@ -52,6 +53,29 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
     return rc < 0 ? xu_record_result_for_domdir_error(rc) : XU_RECORD_OK;
 }
 
+/* What the check found of a kernel relocated at boot, in one line. */
+static void say_slide(const char *path, const struct xu_elf_match *match, struct xu_log *log)
+{
+    if (!match->kaslr_anchors || (!match->slide_candidates && !match->slide_rejected))
+        return;     /* not a kernel that moves, or a vCPU that says nothing (PV) */
+    if (match->verdict == XU_ELF_MATCH && match->slide != 0)
+        xu_info(log, "KASLR: %s runs 0x%" PRIx64 " bytes %s its link-time addresses "
+                "(slide from %s = 0x%" PRIx64 "), confirmed against guest memory (%s)", path,
+                match->slide > 0 ? (uint64_t)match->slide : -(uint64_t)match->slide,
+                match->slide > 0 ? "above" : "below",
+                xu_kaslr_source_name(match->slide_source), match->slide_runtime,
+                match->build_id_checked ? "build-id equal" : "its text agrees");
+    else if (match->verdict == XU_ELF_MATCH)
+        xu_info(log, "KASLR: %s runs at its link-time addresses (slide 0%s%s), confirmed "
+                "against guest memory", path, match->slide_source != XU_KASLR_NONE ?
+                " from " : "", match->slide_source != XU_KASLR_NONE ?
+                xu_kaslr_source_name(match->slide_source) : "");
+    else
+        xu_info(log, "KASLR: no slide of %s confirmed: the vCPU pointed at %u (%u more "
+                "where no slide can put it), none with the image's bytes there", path,
+                match->slide_candidates, match->slide_rejected);
+}
+
 /*
  * Is the symbol ELF the kernel the guest runs?  A mismatch is loud, because
  * every symbol in the profile would be wrong.  provisional: the answer may
@@ -62,11 +86,12 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
  */
 static bool check_elf_matches(const struct xu_elf_choice *elf, struct xu_target *t,
                               struct xu_mem *m, struct xu_pause *pause, bool provisional,
-                              struct xu_log *log)
+                              int64_t *slide, struct xu_log *log)
 {
     const char *path = xu_elf_choice_name(elf);
     struct xu_elf_match match;
 
+    *slide = 0;
     if (xu_elf_match_guest(elf->path, path, t, m, pause, log, &match) < 0)
         return provisional;
     if (provisional && match.verdict != XU_ELF_MATCH) {
@@ -75,6 +100,9 @@ static bool check_elf_matches(const struct xu_elf_choice *elf, struct xu_target 
                 path, t->domid, xu_elf_verdict_name(match.verdict));
         return true;
     }
+    say_slide(path, &match, log);
+    if (match.verdict == XU_ELF_MATCH)
+        *slide = match.slide;
     switch (match.verdict) {
     case XU_ELF_MISMATCH:
         xu_warn(log, "**************************************************************");
@@ -134,6 +162,32 @@ static struct xu_tasks *tasks_for(const struct xu_record_config *job,
             "%s at per-CPU %#" PRIx64 ", from the image's BTF and kallsyms; --no-tasks: off)",
             l->pid_offset, l->comm_offset, l->current_from, l->current_task);
     return t;
+}
+
+/*
+ * Move every table read from the image to where the kernel runs: symbols,
+ * code and the unwinder's tables, before the unwinder's env is built from
+ * them and before any sample is taken.  Only a slide the ELF check
+ * confirmed gets here.
+ */
+static int relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void *unwind_table,
+                    int64_t slide, struct xu_log *log)
+{
+    int rc = xu_symtab_relocate(elf->symtab, slide);
+
+    if (rc == 0)
+        rc = xu_elf_code_relocate(code, slide);
+    if (rc == 0)
+        rc = xu_record_relocate_unwind_table(unwind_table, slide);
+    if (rc == -EOPNOTSUPP) {
+        xu_warn(log, "the DWARF CFI of %s is not moved to the kernel's slide: its walks end at "
+                "the leaf (--unwind=auto takes its ORC tables)", xu_elf_choice_name(elf));
+        rc = 0;
+    }
+    if (rc < 0)
+        xu_error(log, "cannot move %s's tables by its slide 0x%" PRIx64 ": %s",
+                 xu_elf_choice_name(elf), (uint64_t)slide, strerror(-rc));
+    return rc;
 }
 
 /* The real guardian, when the environment brings none. */
@@ -264,6 +318,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     enum xu_record_result ec;
     int rc, target_open = 0, created = 0, created_paused = 0;
     bool recheck_elf = false;       /* the first ELF check could not be final */
+    int64_t slide = 0;              /* a kernel relocated at boot: runtime - link time */
 
     xu_elf_choice_init(&elf);
     memset(&st, 0, sizeof(st));
@@ -356,7 +411,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (elf.path)
         recheck_elf = check_elf_matches(&elf, &target, mem, pause,
-                                        info.type == XU_GUEST_HVM, log);
+                                        info.type == XU_GUEST_HVM, &slide, log);
     if (xu_pause_stuck(pause)) {
         /* The check's unpause failed for good, and said so with the fix. */
         ec = XU_RECORD_FAILURE;
@@ -369,6 +424,10 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_warn(log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
                 "recognised, and no stack counts as complete", xu_elf_choice_name(&elf),
                 strerror(-rc));
+    if (slide && relocate(&elf, code, unwind_table, slide, log) < 0) {
+        ec = XU_RECORD_FAILURE;
+        goto out;
+    }
     xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
     xu_record_apply_unwind_table(unwind_table, &unwind_env);
     cfg.unwinder_ctx = &unwind_env;
@@ -449,7 +508,14 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_info(log, "stopped by signal %d", (int)*env->stop);
     if (recheck_elf && rc >= 0 && st.reason != XU_STOP_DOMAIN_GONE &&
         st.reason != XU_STOP_DOMAIN_SHUTDOWN) {
-        check_elf_matches(&elf, &target, mem, pause, false, log);
+        int64_t late;
+
+        /* walked and vouched for at the slide the first look found */
+        check_elf_matches(&elf, &target, mem, pause, false, &late, log);
+        if (late != slide)
+            xu_warn(log, "%s was found 0x%" PRIx64 " bytes above its link-time addresses "
+                    "only after sampling: the stacks were walked without it, and their "
+                    "frames are not named", xu_elf_choice_name(&elf), (uint64_t)late);
         if (xu_pause_stuck(pause))
             ec = XU_RECORD_FAILURE;     /* said where it failed, with the fix */
     }
@@ -489,7 +555,9 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
 
     /* Symbolise: each distinct address once, with the guest running. */
-    if (!(sz = xu_output_symbolizer_of(&job->render, elf.symtab, profile, elf.path, log))) {
+    /* DWARF is read at link-time addresses: not for a kernel that moved */
+    if (!(sz = xu_output_symbolizer_of(&job->render, elf.symtab, profile,
+                                       slide ? NULL : elf.path, log))) {
         xu_error(log, "out of memory");
         ec = XU_RECORD_FAILURE;
         goto out;

@@ -30,6 +30,8 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
                                                 struct xu_log *log);
 void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env);
 void xu_record_free_unwind_table(void *table);
+/* Move the tables to a kernel's runtime addresses (KASLR: xu_kaslr.h). */
+int xu_record_relocate_unwind_table(void *table, int64_t slide);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the
  * backend or the directory logged why). */

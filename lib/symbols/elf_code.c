@@ -281,6 +281,30 @@ unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out)
     return n;
 }
 
+int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
+{
+    uint64_t d = (uint64_t)slide;
+    unsigned int i;
+
+    if (!c || slide == 0)
+        return 0;
+    for (i = 0; i < c->n; i++)
+        if ((slide > 0 && c->r[i].end + d < c->r[i].end) ||
+            (slide < 0 && c->r[i].start + d > c->r[i].start))
+            return -ERANGE;
+    /* entries outside the code (a physical one, PVH's) name no code to move */
+    if (in_code(c, c->entry))
+        c->entry += d;
+    for (i = 0; i < c->nr_xen_entry; i++)
+        if (in_code(c, c->xen_entry[i]))
+            c->xen_entry[i] += d;
+    for (i = 0; i < c->n; i++) {
+        c->r[i].start += d;
+        c->r[i].end += d;
+    }
+    return 0;
+}
+
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c)
 {
     return c->machine;

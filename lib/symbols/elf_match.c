@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "symbols/xu_elf_find.h"
+#include "symbols/xu_kaslr.h"
 #include "target/xu_pause.h"
 
 #define MAX_TEXT_SECTIONS 64
@@ -43,6 +44,7 @@ struct elf_text {
     uint64_t build_id_va;       /* 0: the note is not loaded */
     struct chunk plan[XU_ELF_MATCH_CHUNKS];
     unsigned int nplan;
+    struct xu_kaslr_anchors anchors;    /* what a relocated kernel's slide is read against */
 };
 
 static void plan_chunks(const char *path, struct elf_text *t);
@@ -214,6 +216,30 @@ static bool make_chunk(const struct elf_text *t, uint64_t va, uint64_t max, stru
     return len >= 4 && !uniform(c->file, c->len);
 }
 
+/* Past the highest text byte. */
+static uint64_t text_end(const struct elf_text *t)
+{
+    uint64_t end = 0;
+    unsigned int i;
+
+    for (i = 0; i < t->nsec; i++)
+        if (t->sec[i].addr + t->sec[i].size > end)
+            end = t->sec[i].addr + t->sec[i].size;
+    return end;
+}
+
+/* The lowest text address. */
+static uint64_t text_start(const struct elf_text *t)
+{
+    uint64_t lo = UINT64_MAX;
+    unsigned int i;
+
+    for (i = 0; i < t->nsec; i++)
+        if (t->sec[i].addr < lo)
+            lo = t->sec[i].addr;
+    return lo;
+}
+
 static void silent_emit(void *ctx, enum xu_log_level level, const char *msg)
 {
     (void)ctx;
@@ -243,6 +269,7 @@ static void plan_chunks(const char *path, struct elf_text *t)
     /* only where to compare: the file's machine was checked when it was chosen */
     if (xu_symtab_open_for(path, EM_NONE, &silent, &st) < 0)
         st = NULL;
+    xu_kaslr_anchors_from(st, text_start(t), text_end(t), &t->anchors);
     for (k = 0; k < PROBES; k++) {
         uint64_t va = text_offset_va(t, t->total * k / PROBES);
         uint64_t max = XU_ELF_MATCH_CHUNK_LEN;
@@ -275,12 +302,14 @@ static void plan_chunks(const char *path, struct elf_text *t)
     xu_symtab_free(st);
 }
 
-static void compare_chunk(const struct chunk *c, struct xu_mem *m, struct xu_elf_match *out)
+/* The file's chunk against the guest's bytes slide above it. */
+static void compare_chunk(const struct chunk *c, struct xu_mem *m, int64_t slide,
+                          struct xu_elf_match *out)
 {
     uint8_t guest[XU_ELF_MATCH_CHUNK_LEN];
     unsigned int i, equal = 0;
 
-    if (xu_mem_read(m, c->va, guest, c->len) < 0) {
+    if (xu_mem_read(m, c->va + (uint64_t)slide, guest, c->len) < 0) {
         out->unreadable++;
         return;
     }
@@ -290,29 +319,32 @@ static void compare_chunk(const struct chunk *c, struct xu_mem *m, struct xu_elf
         if (guest[i] == c->file[i])
             equal++;
         else if (!out->first_diff_va)
-            out->first_diff_va = c->va + i;
+            out->first_diff_va = c->va + (uint64_t)slide + i;
     }
     out->equal_bytes += equal;
     if (equal * 100 >= c->len * XU_ELF_MATCH_MIN_PERCENT)
         out->agreeing++;
 }
 
-/* Compare an opened ELF with the guest: memory reads only, no I/O. */
-static void check_text(const struct elf_text *t, struct xu_mem *m, struct xu_elf_match *out)
+/* Compare an opened ELF with the guest, its addresses slide bytes higher
+ * there: memory reads only, no I/O. */
+static void check_text(const struct elf_text *t, struct xu_mem *m, int64_t slide,
+                       struct xu_elf_match *out)
 {
     unsigned int i;
 
     memset(out, 0, sizeof(*out));
+    out->slide = slide;
     if (t->build_id_va) {
         uint8_t id[BUILD_ID_MAX];
 
-        if (xu_mem_read(m, t->build_id_va, id, t->build_id_len) == 0) {
+        if (xu_mem_read(m, t->build_id_va + (uint64_t)slide, id, t->build_id_len) == 0) {
             out->build_id_checked = true;
             out->build_id_equal = memcmp(id, t->build_id, t->build_id_len) == 0;
         }
     }
     for (i = 0; i < t->nplan; i++)
-        compare_chunk(&t->plan[i], m, out);
+        compare_chunk(&t->plan[i], m, slide, out);
 
     if (out->build_id_checked)
         out->verdict = out->build_id_equal ? XU_ELF_MATCH : XU_ELF_MISMATCH;
@@ -350,10 +382,51 @@ int xu_elf_match_check(const char *path, const char *name, struct xu_mem *m,
     rc = text_open(path, log, &t);
     if (rc < 0)
         return rc;
-    check_text(&t, m, out);
+    check_text(&t, m, 0, out);
     report(name ? name : path, &t, log, out);
     text_close(&t);
     return 0;
+}
+
+/* Which of two outcomes tells more: a match, then a mismatch (text read and
+ * differing: the refusal), then nothing read. */
+static int rank(const struct xu_elf_match *r)
+{
+    return r->verdict == XU_ELF_MATCH ? 2 : r->verdict == XU_ELF_MISMATCH ? 1 : 0;
+}
+
+/*
+ * The slides the vCPU points at (kaslr.c), then where the file says: the
+ * first that matches wins, else the attempt that tells most.  A kernel
+ * without anchors, or a guest whose registers hold none (PV, unikernels),
+ * is compared where the file says alone, as it always was.
+ */
+static void check_slides(const struct elf_text *t, struct xu_mem *m,
+                         const struct xu_vcpu_regs *regs, struct xu_elf_match *out)
+{
+    struct xu_kaslr_candidate cand[XU_KASLR_MAX_CANDIDATES + 1];
+    struct xu_elf_match r;
+    unsigned int n, i, rejected;
+    bool have_zero = false;
+
+    n = xu_kaslr_candidates(&t->anchors, regs, m, cand, &rejected);
+    for (i = 0; i < n; i++)
+        have_zero |= cand[i].slide == 0;
+    if (!have_zero)
+        cand[n++] = (struct xu_kaslr_candidate){ .slide = 0, .source = XU_KASLR_NONE };
+    memset(out, 0, sizeof(*out));
+    for (i = 0; i < n; i++) {
+        check_text(t, m, cand[i].slide, &r);
+        r.slide_source = cand[i].source;
+        r.slide_runtime = cand[i].runtime;
+        if (i == 0 || rank(&r) > rank(out))
+            *out = r;
+        if (r.verdict == XU_ELF_MATCH)
+            break;
+    }
+    out->slide_candidates = n - (have_zero ? 0 : 1);
+    out->slide_rejected = rejected;
+    out->kaslr_anchors = xu_kaslr_has_anchors(&t->anchors);
 }
 
 int xu_elf_match_guest(const char *path, const char *name, struct xu_target *t,
@@ -407,7 +480,7 @@ int xu_elf_match_guest(const char *path, const char *name, struct xu_target *t,
     if (have) {     /* else nothing to read through: the verdict stays unknown */
         xu_mem_begin(m);
         xu_mem_set_context(m, &chosen);
-        check_text(&tx, m, out);
+        check_slides(&tx, m, &chosen, out);
     }
 out:
     if (paused) {

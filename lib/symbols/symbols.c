@@ -740,6 +740,25 @@ static bool contains(const struct xu_symbol *s, uint64_t addr)
     return addr >= s->start && addr - s->start < s->size;
 }
 
+int xu_symtab_relocate(struct xu_symtab *st, int64_t slide)
+{
+    size_t i;
+
+    if (!st || slide == 0 || st->n == 0)
+        return 0;
+    /* order and coverage survive a shift unless one end wraps */
+    for (i = 0; i < st->n; i++) {
+        const struct xu_symbol *s = &st->syms[i];
+        uint64_t a = s->start + (uint64_t)slide, e = a + s->size;
+
+        if ((slide > 0 && (a < s->start || e < a)) || (slide < 0 && a > s->start))
+            return -ERANGE;
+    }
+    for (i = 0; i < st->n; i++)
+        st->syms[i].start += (uint64_t)slide;
+    return 0;
+}
+
 const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr)
 {
     size_t lo = 0, hi = st->n, i;

@@ -48,4 +48,9 @@ uint64_t xu_elf_code_entry(const struct xu_elf_code *c);
 unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out);
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c);
 
+/* Move the code by slide bytes, a kernel relocated at boot (xu_kaslr.h):
+ * ranges, bytes and entries then answer in the addresses the guest runs
+ * at.  0, or -ERANGE (nothing moved) when that would wrap. */
+int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide);
+
 #endif

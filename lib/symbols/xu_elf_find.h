@@ -147,6 +147,22 @@ struct xu_elf_match {
     unsigned int unreadable;    /* chunks the guest does not map */
     uint64_t bytes, equal_bytes;
     uint64_t first_diff_va;     /* first differing address, 0 if none */
+    /*
+     * Where the file was compared (xu_elf_match_guest(): a kernel
+     * relocated at boot, xu_kaslr.h): the guest's addresses are the
+     * file's plus slide.  slide_source says which register gave it
+     * (XU_KASLR_NONE: the file's own addresses), slide_runtime what that
+     * register held; slide_candidates how many slides the vCPU pointed at
+     * (0 when the image has no anchors or the vCPU holds none),
+     * slide_rejected how many registers pointed nowhere a slide can put
+     * the kernel.  slide is where the verdict was reached: only with a
+     * match is it where the kernel runs.
+     */
+    int64_t slide;
+    int slide_source;           /* enum xu_kaslr_source */
+    uint64_t slide_runtime;
+    unsigned int slide_candidates, slide_rejected;
+    bool kaslr_anchors;         /* the image has symbols a slide is read against */
 };
 
 /*
@@ -163,8 +179,11 @@ int xu_elf_match_check(const char *path, const char *name, struct xu_mem *m,
 /*
  * The same on a live target: takes a pause reference through pause (the
  * handle shared with the sampler and the guardian; NULL: a private one),
- * reads the registers of the first online vCPU, compares, and gives the
- * reference back on every path.  A domain its admin paused gets our own
+ * reads the registers of the first online vCPU (one in kernel mode when
+ * there is one), compares, and gives the reference back on every path.
+ * A kernel relocated at boot is compared at each slide its vCPU points
+ * at (xu_kaslr.h) before its own addresses: the first match is the
+ * verdict, with out->slide; without one, a mismatch at any of them is.  A domain its admin paused gets our own
  * reference on top, given back as well (xu_pause.h).  The wait is bounded
  * by the few reads above.
  */

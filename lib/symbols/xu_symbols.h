@@ -59,6 +59,14 @@ void xu_symtab_free(struct xu_symtab *st);
 /* NULL for symbols from .symtab/.dynsym, else the source's name ("kallsyms"). */
 const char *xu_symtab_origin(const struct xu_symtab *st);
 
+/*
+ * Move every symbol by slide bytes: a kernel relocated at boot runs at its
+ * link-time addresses plus its slide (xu_kaslr.h), and the table then
+ * answers in the addresses the guest runs at.  0, or -ERANGE (nothing
+ * moved) when a symbol would wrap around the address space.
+ */
+int xu_symtab_relocate(struct xu_symtab *st, int64_t slide);
+
 size_t xu_symtab_count(const struct xu_symtab *st);
 /* The symbol containing addr, or NULL.  O(log n). */
 const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr);

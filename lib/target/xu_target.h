@@ -100,6 +100,10 @@ struct xu_vcpu_regs {
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
     uint64_t rflags;            /* x86: RFLAGS (EFLAGS), for diagnostics */
     uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
+    /* Where the kernel's own entry code is, as the vCPU holds it, to find a
+     * kernel relocated at boot (lib/symbols/kaslr.c); 0 unknown.  x86
+     * PVH/HVM: MSR_LSTAR (the syscall entry) and the IDT's base. */
+    uint64_t syscall_entry, idt_base;
 };
 
 /* A vCPU as the scheduler sees it (XEN_DOMCTL_getvcpuinfo). */

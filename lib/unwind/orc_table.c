@@ -333,6 +333,21 @@ void xu_orc_get_stats(const struct xu_orc_table *t, struct xu_orc_stats *out)
     *out = t->st;
 }
 
+int xu_orc_relocate(struct xu_orc_table *t, int64_t slide)
+{
+    uint64_t d = (uint64_t)slide;
+
+    if (!t || slide == 0)
+        return 0;
+    if ((slide > 0 && (t->text_end + d < t->text_end || t->base + d < t->base)) ||
+        (slide < 0 && (t->text_start + d > t->text_start || t->base + d > t->base)))
+        return -ERANGE;
+    t->base += d;
+    t->text_start += d;
+    t->text_end += d;
+    return 0;
+}
+
 bool xu_orc_lookup(const struct xu_orc_table *t, uint64_t addr, struct xu_orc_entry *out,
                    uint64_t *start)
 {

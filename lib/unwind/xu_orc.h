@@ -178,6 +178,11 @@ const char *xu_orc_layout_name(enum xu_orc_layout l);
 
 void xu_orc_get_stats(const struct xu_orc_table *t, struct xu_orc_stats *out);
 
+/* Move the table by slide bytes, a kernel relocated at boot (KASLR): its
+ * lookups then take the addresses the guest runs at.  0, or -ERANGE
+ * (nothing moved) when that would wrap. */
+int xu_orc_relocate(struct xu_orc_table *t, int64_t slide);
+
 /* The entry covering addr and where its range starts; false where none does. */
 bool xu_orc_lookup(const struct xu_orc_table *t, uint64_t addr, struct xu_orc_entry *out,
                    uint64_t *start);

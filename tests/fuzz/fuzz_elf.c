@@ -10,7 +10,11 @@
  * xu_cfi_from_memory with a small row cap and lookups
  * in the table, xu_elf_code_open with the entries Xen's notes name and the
  * vouching of stacks that end there, xu_elf_find with the file as --elf,
- * and xu_elf_match_check against a small simulated guest.
+ * and xu_elf_match_check against a small simulated guest; the slides of a
+ * relocated kernel (xu_kaslr.h) read against the file's symbols, with the
+ * vCPU's syscall entry and IDT gate taken from the input's last 24 bytes
+ * (past what an ELF's headers place), and the symbols and code moved by
+ * them and back.
  */
 #include "config.h"
 
@@ -22,6 +26,7 @@
 #include "sim_guest.h"
 #include "mem/xu_mem.h"
 #include "symbols/xu_elf_find.h"
+#include "symbols/xu_kaslr.h"
 #include "symbols/xu_symbols.h"
 #include "symbols/xu_vouch.h"
 #ifdef HAVE_LIBDW
@@ -179,6 +184,43 @@ static void find_and_match(const char *path)
     xu_elf_match_check(path, NULL, g->m, xu_fuzz_log(), &mr);
 }
 
+/* A page of the guest's stack area serves as the IDT the input fills. */
+#define FUZZ_IDT (SIM_STACK_BASE + 0x1000)
+
+static void kaslr(const char *path, const uint8_t *data, size_t size)
+{
+    struct xu_kaslr_candidate cand[XU_KASLR_MAX_CANDIDATES];
+    struct xu_kaslr_anchors a;
+    struct xu_symtab *st = NULL;
+    struct xu_elf_code *c = NULL;
+    struct xu_vcpu_regs regs;
+    struct guest *g = guest();
+    unsigned int n, i, rejected;
+
+    if (!g || size < 24 || xu_symtab_open(path, xu_fuzz_log(), &st) < 0)
+        return;
+    regs = g->regs;
+    memcpy(&regs.syscall_entry, data + size - 24, 8);
+    regs.idt_base = FUZZ_IDT;
+    xu_sim_write(g->g.sim, g->g.root, FUZZ_IDT, data + size - 16, 16);
+    xu_kaslr_anchors_from(st, XU_KASLR_X86_WINDOW_LO + 0x1000000, XU_KASLR_X86_WINDOW_LO +
+                          0x2000000, &a);
+    xu_mem_begin(g->m);
+    xu_mem_set_context(g->m, &regs);
+    n = xu_kaslr_candidates(&a, &regs, g->m, cand, &rejected);
+    xu_elf_code_open(path, xu_fuzz_log(), &c);
+    for (i = 0; i < n; i++) {
+        if (xu_symtab_relocate(st, cand[i].slide) == 0) {
+            xu_symtab_lookup(st, cand[i].runtime);
+            xu_symtab_relocate(st, -cand[i].slide);
+        }
+        if (c && xu_elf_code_relocate(c, cand[i].slide) == 0)
+            xu_elf_code_relocate(c, -cand[i].slide);
+    }
+    xu_elf_code_free(c);
+    xu_symtab_free(st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = xu_fuzz_as_file(data, size);
@@ -189,5 +231,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfi(data, size);
     code(path);
     find_and_match(path);
+    kaslr(path, data, size);
     return 0;
 }

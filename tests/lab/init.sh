@@ -118,6 +118,8 @@ guest_up() {
     if xl create "/etc/xen/$name.cfg" ${GUEST_XL_ARGS:-} > "/out/$name.create.txt" 2>&1; then
         [ -n "$GUEST_CPUS" ] && xl vcpu-pin "$name" all "$GUEST_CPUS" >> "/out/$name.create.txt" 2>&1
         case $name in
+            # Linux says nothing on Xen's debug port: linux_ready waits for its console
+            linux-hvm) sleep 2 ;;
             *-hvm) hvm_wait_running "$name" ;;
             *) sleep 2 ;;
         esac
@@ -164,6 +166,73 @@ guest_down() {
     [ -f "/var/log/xen/console/guest-$1-vuart0.log" ] &&
         cp "/var/log/xen/console/guest-$1-vuart0.log" "/out/$1.console.txt"
     xl destroy "$1" > /dev/null 2>&1
+}
+
+# ---- Linux guests (scenarios/linux.sh, linux-hvm.sh): asked on their console
+
+# lx_wait_for TEXT NAME SECONDS: wait until guest NAME's console log holds TEXT, at most
+# SECONDS of dom0's clock (a count of polls would stretch on a loaded host, where each
+# takes longer); 0 if it came.
+lx_wait_for() {
+    end=$(awk -v t="$(uptime_s)" -v s="$3" 'BEGIN { print t + s }')
+    while ! grep -qF "$1" "/var/log/xen/console/guest-$2.log" 2>/dev/null; do
+        awk -v t="$(uptime_s)" -v e="$end" 'BEGIN { exit !(t >= e) }' && return 1
+        usleep 100000
+    done
+    return 0
+}
+
+# linux_ready NAME [SECONDS]: wait (240 s, or SECONDS, at most) for the guest's "@@XU READY" on its console: the
+# kernel has booted and the work has started.  Records the seconds from `xl create`.
+linux_ready() {
+    lx_wait_for '@@XU READY' "$1" "${2:-240}"
+    ok=$?
+    echo "$created_at $(uptime_s)" > "/out/$1.boot-secs"
+    if [ $ok = 0 ]; then
+        echo "@@LAB $1 ready"
+        # the work settles before anything is measured
+        sleep 3
+    else
+        echo "@@LAB $1 NOT ready after ${2:-240} s"
+    fi
+}
+
+# linux_truth GUEST FILE: run()'s snapshot of the guest's own accounting (TRUTH_FN): ask
+# the guest on its console, tagged with FILE's name (ID.truth-before, ID.truth-after).
+# FILE records when and through which pty it was asked; the answer is in the console log.
+linux_truth() {
+    domid=$(xl domid "$1" 2>/dev/null)
+    # an HVM guest's console is the device model's serial port (linux_hvm_console)
+    tty=$(xenstore-read "/local/domain/$domid/serial/0/tty" 2>/dev/null ||
+          xenstore-read "/local/domain/$domid/console/tty" 2>/dev/null)
+    tag=${2##*/}
+    if [ -n "$tty" ] && printf 'S %s\n' "$tag" > "$tty"; then
+        echo "asked $tag at $(uptime_s) through $tty" > "$2"
+    else
+        echo "could not ask the guest: no console pty ($tty) for domain $domid" > "$2"
+    fi
+}
+
+# linux_answered NAME ID: wait (300 s at most) for the guest's last answer of ID's run, its
+# perf report included (perf report inside the guest takes a while under emulation).
+linux_answered() {
+    t0=$(uptime_s)
+    lx_wait_for "@@XU $2.truth-after perf-end" "$1" 300
+    ok=$?
+    echo "@@LAB $1 answered (wait status $ok) after" \
+         "$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }') s"
+}
+
+# linux_hvm_console NAME: an HVM guest's console is the device model's serial port, a pty
+# in dom0 (xenstore's serial/0/tty) that xenconsoled does not log: copy what the guest
+# writes on it into the log the other helpers read, as xenconsoled does for a PV console.
+linux_hvm_console() {
+    domid=$(xl domid "$1" 2>/dev/null) || return 0
+    tty=$(xenstore-read "/local/domain/$domid/serial/0/tty" 2>/dev/null) || {
+        echo "@@LAB $1 has no serial pty in xenstore"; return 0; }
+    # raw, no echo: an echo would send the guest's output back to it as input
+    stty -F "$tty" raw -echo 2>/dev/null
+    cat "$tty" >> "/var/log/xen/console/guest-$1.log" 2>/dev/null &
 }
 
 # truth_snapshot GUEST FILE: the guest's self-timing totals (tests/guests/truth.h), read

@@ -148,6 +148,8 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
     out->cr0 = cpu->cr0;
     out->cr4 = cpu->cr4;
     out->efer = cpu->msr_efer;
+    out->syscall_entry = cpu->msr_lstar;
+    out->idt_base = cpu->idtr_base;
     if (cpu->msr_efer & X86_EFER_LMA_BIT)
         out->kernel_percpu = hvm_kernel_gs(cpu, out->kernel_mode);
 }

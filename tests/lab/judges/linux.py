@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Linux guests (scenarios/linux.sh): Debian's own kernel, booted from its bzImage as a PV
-and a PVH domU, profiled by name with no --elf, against the guest's own accounting.
+"""Linux guests (scenarios/linux.sh, linux-hvm.sh): Debian's own kernel, booted from its
+bzImage as a PV and a PVH domU, and as an HVM domU by the device model (KASLR on: the
+run must say the slide it found and confirmed), profiled by name with no --elf, against
+the guest's own accounting.
 
 What is judged is what xen-uniprof can do today:
   * the run: exit 0, at least MIN_SAMPLES samples, the guest running afterwards and its
@@ -420,6 +422,21 @@ def check_symbols(d, sid, r, reasons):
     r["warnings"] = [l.strip() for l in err.splitlines() if "warning" in l.lower()][:10]
 
 
+# xen-uniprof's line on the kernel's runtime slide (lib/symbols/kaslr.c).
+KASLR_RE = re.compile(r"KASLR: .*")
+
+
+def check_kaslr(d, sid, guest_type, r, reasons):
+    """An HVM guest's kernel was randomised by its decompressor: xen-uniprof must say the
+    slide it found and confirmed (PV and PVH boot with none; reported only)."""
+    err = read_id(d, sid, ".stderr", "") or ""
+    m = KASLR_RE.search(err)
+    r["kaslr_line"] = m.group(0).strip() if m else None
+    if guest_type == "hvm" and (not m or "confirmed" not in m.group(0)):
+        reasons.append("xen-uniprof did not say it found and confirmed the kernel's slide "
+                       "(%s)" % (r["kaslr_line"] or "no 'KASLR:' line"))
+
+
 def check_console(d, guest, r, reasons):
     console = read_id(d, guest, ".console.txt")
     if console is None:
@@ -442,6 +459,7 @@ def judge_profile(d, sid, m):
     check_console(d, guest, r, reasons)
     check_guest_after(d, sid, guest, r, reasons)
     check_symbols(d, sid, r, reasons)
+    check_kaslr(d, sid, m.group(1), r, reasons)
     st = tool_stats(d, sid)
     r.update({k: st.get(k) for k in ("rate_hz", "missed_deadlines", "paused_us",
                                      "complete_stacks_pct", "walks", "stop_reason")})
@@ -502,5 +520,5 @@ def judge_profile(d, sid, m):
 
 
 JUDGES = [
-    (r"linux-(pv|pvh)-profile", judge_profile),
+    (r"linux-(pv|pvh|hvm)-profile", judge_profile),
 ]

@@ -165,6 +165,26 @@ static void path_in(struct fixture *f, char *buf, size_t len, const char *name)
     snprintf(buf, len, "%s/%s", f->dir, name);
 }
 
+/* A kernel relocated at boot (KASLR): it runs this far above its link-time
+ * addresses, and its vCPU's MSR_LSTAR holds entry_SYSCALL_64 there. */
+#define KASLR_SLIDE 0x2a00000ULL
+#define ENTRY_SYSCALL (T + 0x800)
+static uint64_t guest_slide;
+
+/* One of the ratio kernel's chains, slid by guest_slide. */
+static void slid_chain(struct fixture *f, unsigned int stack, const uint64_t *pcs,
+                       struct xu_vcpu_regs *regs)
+{
+    uint64_t slid[RATIO_KERNEL_DEPTH];
+    unsigned int i;
+
+    for (i = 0; i < RATIO_KERNEL_DEPTH; i++)
+        slid[i] = pcs[i] + guest_slide;
+    assert_int_equal(sim_guest_chain(&f->g, stack, slid, RATIO_KERNEL_DEPTH, regs), 0);
+    if (guest_slide)
+        regs->syscall_entry = ENTRY_SYSCALL + guest_slide;
+}
+
 static int setup_guest(void **state, enum xu_guest_type type)
 {
     static struct fixture f;
@@ -181,12 +201,12 @@ static int setup_guest(void **state, enum xu_guest_type type)
 
     /* function_1, function_2, function_3 in the ratio 1:3:6 */
     assert_int_equal(sim_guest_init(&f.g, type, 1, 0), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 0, ratio_kernel_in_f1, RATIO_KERNEL_DEPTH, &regs), 0);
+    slid_chain(&f, 0, ratio_kernel_in_f1, &regs);
     assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 1, ratio_kernel_in_f2, RATIO_KERNEL_DEPTH, &regs), 0);
+    slid_chain(&f, 1, ratio_kernel_in_f2, &regs);
     for (i = 0; i < 3; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
-    assert_int_equal(sim_guest_chain(&f.g, 2, ratio_kernel_in_f3, RATIO_KERNEL_DEPTH, &regs), 0);
+    slid_chain(&f, 2, ratio_kernel_in_f3, &regs);
     for (i = 0; i < 6; i++)
         assert_int_equal(xu_sim_push_state(f.g.sim, 0, &regs), 0);
     /* always running, a millisecond of CPU per tick */
@@ -224,11 +244,19 @@ static int setup_guest(void **state, enum xu_guest_type type)
 
 static int setup(void **state)
 {
+    guest_slide = 0;
     return setup_guest(state, XU_GUEST_PV);
 }
 
 static int setup_hvm(void **state)
 {
+    guest_slide = 0;
+    return setup_guest(state, XU_GUEST_HVM);
+}
+
+static int setup_hvm_kaslr(void **state)
+{
+    guest_slide = KASLR_SLIDE;
     return setup_guest(state, XU_GUEST_HVM);
 }
 
@@ -868,6 +896,105 @@ static void test_orc_kernel(void **state)
     assert_non_null(strstr(slurp(f->stats), "\"walks\": {\"complete\": 10,"));
 }
 
+/*
+ * The ORC kernel of test_orc_kernel with code bytes of its own (a uniform
+ * text says nothing to the ELF check) and the syscall entry a slide is
+ * read against; text gets the .text as the file holds it (seed 0), or
+ * another build's bytes (seed 1).
+ */
+static void write_kaslr_kernel(const char *path, uint8_t *text, unsigned int seed)
+{
+    static const uint16_t flags[3] = { 0x400, 0x14, 0 };
+    static const int16_t sp_off[3] = { 0, 16, 0 }, bp_off[3] = { 0, -16, 0 };
+    const uint64_t at[3] = { T, T + 0x100, T + 0x1000 };
+    const uint64_t ip_sec = T + 0x1000, orc_sec = T + 0x1100;
+    const struct mkelf_section secs[] = {
+        { ".text", T, TEXT_LEN, false },
+        { ".orc_unwind_ip", ip_sec, 12, true },
+        { ".orc_unwind", orc_sec, 18, true },
+    };
+    struct mkelf_sym sy[RATIO_KERNEL_NSYMS + 1];
+    struct mkelf_patch patches[3];
+    uint8_t ip[12], orc[18], file[TEXT_LEN];
+    size_t i;
+
+    for (i = 0; i < TEXT_LEN; i++) {
+        file[i] = (uint8_t)((i * 2654435761u) >> 13);
+        text[i] = (uint8_t)(file[i] ^ (seed ? 0x5a : 0));
+    }
+    for (i = 0; i < RATIO_KERNEL_NCALLS; i++) {
+        memcpy(file + (ratio_kernel_calls[i].addr - T), ratio_kernel_calls[i].bytes,
+               ratio_kernel_calls[i].len);
+        if (!seed)
+            memcpy(text + (ratio_kernel_calls[i].addr - T), ratio_kernel_calls[i].bytes,
+                   ratio_kernel_calls[i].len);
+    }
+    for (i = 0; i < 3; i++) {
+        int32_t rel = (int32_t)(at[i] - (ip_sec + 4 * (uint64_t)i));
+
+        memcpy(ip + 4 * i, &rel, 4);
+        memcpy(orc + 6 * i, &sp_off[i], 2);
+        memcpy(orc + 6 * i + 2, &bp_off[i], 2);
+        memcpy(orc + 6 * i + 4, &flags[i], 2);
+    }
+    patches[0] = (struct mkelf_patch){ T, file, sizeof(file) };
+    patches[1] = (struct mkelf_patch){ ip_sec, ip, sizeof(ip) };
+    patches[2] = (struct mkelf_patch){ orc_sec, orc, sizeof(orc) };
+    memcpy(sy, ratio_kernel_syms, sizeof(ratio_kernel_syms));
+    sy[RATIO_KERNEL_NSYMS] = (struct mkelf_sym){ "entry_SYSCALL_64", ENTRY_SYSCALL, 0x100,
+                                                  STT_FUNC, STB_GLOBAL, 0 };
+    assert_int_equal(mkelf_write_patched(path, secs, 3, patches, 3, sy, RATIO_KERNEL_NSYMS + 1,
+                                         0), 0);
+}
+
+/* The kernel's text in the guest, slid: at T + KASLR_SLIDE. */
+static void put_slid_text(struct fixture *f, const uint8_t *text)
+{
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, T + KASLR_SLIDE, TEXT_LEN), 0);
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, T + KASLR_SLIDE, text, TEXT_LEN), 0);
+}
+
+/* An HVM guest whose kernel moved at boot: the slide read from MSR_LSTAR,
+ * confirmed by the text there and said; the symbols, the ORC tables and
+ * the code moved with it, so the profile is the one an unmoved kernel
+ * gives: every frame named, every stack complete. */
+static void test_kaslr_kernel(void **state)
+{
+    struct fixture *f = *state;
+    uint8_t text[TEXT_LEN];
+
+    write_kaslr_kernel(kernel_path, text, 0);
+    put_slid_text(f, text);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 0);
+    assert_non_null(strstr(f->cap.text, "KASLR: "));
+    assert_non_null(strstr(f->cap.text, "runs 0x2a00000 bytes above its link-time addresses "
+                                        "(slide from MSR_LSTAR (entry_SYSCALL_64) = "
+                                        "0xffffffff82a00800), confirmed against guest memory"));
+    assert_null(strstr(f->cap.text, "checking again"));
+    assert_string_equal(slurp(f->out), folded_expected);
+    assert_non_null(strstr(slurp(f->stats), "\"walks\": {\"complete\": 10,"));
+}
+
+/* The slide the register points at, but another build's bytes there: the
+ * ELF check's warning, nothing moved, nothing named. */
+static void test_kaslr_kernel_not_confirmed(void **state)
+{
+    struct fixture *f = *state;
+    uint8_t text[TEXT_LEN];
+    const char *out;
+
+    write_kaslr_kernel(kernel_path, text, 1);
+    put_slid_text(f, text);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_non_null(strstr(f->cap.text, "KASLR: no slide of"));
+    assert_non_null(strstr(f->cap.text, "does NOT match the kernel running in domain 5"));
+    out = slurp(f->out);
+    assert_null(strstr(out, "function_"));
+    assert_non_null(strstr(out, "0xffffffff82a00"));
+}
+
 /* --unwind=orc insists on ORC tables: an ELF without them fails before
  * the guest is touched, naming what is missing. */
 static void test_orc_without_tables(void **state)
@@ -914,6 +1041,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unknown_format_is_usage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_orc_without_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_orc_kernel, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kaslr_kernel, setup_hvm_kaslr, teardown),
+        cmocka_unit_test_setup_teardown(test_kaslr_kernel_not_confirmed, setup_hvm_kaslr,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),
         cmocka_unit_test_setup_teardown(test_create_then_attach_fails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hvm_kernel_loaded_after_creation, setup_hvm,

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# A Linux HVM guest: Debian's own kernel (the bzImage the linux set boots as PV and PVH)
+# booted by the device model (xl's HVM direct kernel boot: QEMU loads kernel=, ramdisk=
+# and extra= through its linuxboot option ROM after hvmloader and SeaBIOS), so the
+# kernel's decompressor runs and randomises its virtual base (KASLR on: no nokaslr).
+# Judged by judges/linux.py as the PV and PVH guests are, and xen-uniprof must have found
+# and confirmed the slide before naming anything.  Not in the default sets:
+# tests/lab/run --add-scenarios linux-hvm (scripts/test's hvm part adds it under
+# XU_TEST_ALL=1); an HVM set, so the device model is in dom0.
+#   linux-hvm-profile   the guest by name with no --elf, 20,000 samples at
+#                       $LAB_SHARE_FREQ split by vCPU state, --stats (its "KASLR:" line
+#                       says the slide); the guest's own accounting over the window as in
+#                       scenarios/linux.sh
+# The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
+LXH_FREQ=$LAB_SHARE_FREQ
+LXH_SAMPLES=20000
+LXH_SECS=40
+LXH_LIMIT=300
+# firmware, the option ROM's port-I/O load of the kernel and its 35 MB initramfs, and the
+# kernel's own decompression, all under nested emulation
+LXH_READY_SECS=${LAB_LINUX_HVM_READY_SECS:-480}
+
+g=linux-hvm
+id=$g-profile
+guest_up $g $id
+if selected $id; then
+    linux_hvm_console $g
+    linux_ready $g "$LXH_READY_SECS"
+fi
+TRUTH_FN=linux_truth
+TRUTH_WINDOW="0.3 39.2"
+lxh_max=$LAB_MAX_SECONDS
+LAB_MAX_SECONDS=$LXH_LIMIT
+run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split \
+    -o /out/$id.folded --stats /out/$id.stats.json
+unset TRUTH_FN TRUTH_WINDOW
+LAB_MAX_SECONDS=$lxh_max
+selected $id && linux_answered $g $id
+guest_down $g
