@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "symbols/xu_btf.h"
+#include "symbols/xu_elf_section.h"
 #include "util/xu_log.h"
 
 #define BTF_MAGIC 0xeb9f
@@ -170,8 +171,8 @@ int xu_btf_from_elf(const uint8_t *image, size_t size, struct xu_btf **out, char
                     size_t err_size)
 {
     Elf *elf;
-    Elf_Scn *scn = NULL;
-    size_t shstrndx, count = 0;
+    GElf_Shdr sh;
+    size_t shstrndx;
     int rc = -ENODATA;
 
     *out = NULL;
@@ -183,15 +184,7 @@ int xu_btf_from_elf(const uint8_t *image, size_t size, struct xu_btf **out, char
         rc = -ENOEXEC;
         goto out;
     }
-    while ((scn = elf_nextscn(elf, scn)) && count++ < 65536) {
-        GElf_Shdr sh;
-        const char *name;
-
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
-            continue;
-        name = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (!name || strcmp(name, ".BTF") != 0)
-            continue;
+    if (xu_elf_progbits_named(elf, ".BTF", &sh)) {
         if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) {
             xu_errbuf_printf(err, err_size, ".BTF lies past the end of the file");
             rc = -EBADMSG;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "symbols/xu_btf.h"
+#include "symbols/xu_elf_section.h"
 #include "util/xu_log.h"
 
 /* The kallsyms tables in the image's .rodata; -ENODATA when there are none. */
@@ -23,27 +24,14 @@ static int image_kallsyms(const uint8_t *image, size_t size, struct xu_kallsyms 
                           size_t err_size)
 {
     Elf *elf = elf_memory((char *)image, size);    /* only read: the cast is safe */
-    Elf_Scn *scn = NULL;
-    size_t shstrndx;
-    unsigned int guard = 0;
+    GElf_Shdr sh;
     int rc = -ENODATA;
 
     xu_errbuf_printf(err, err_size, "no .rodata");
-    if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+    if (!elf || !xu_elf_progbits_named(elf, ".rodata", &sh))
         goto out;
-    while ((scn = elf_nextscn(elf, scn)) && guard++ < 65536) {
-        GElf_Shdr sh;
-        const char *name;
-
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
-            continue;
-        name = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (!name || strcmp(name, ".rodata") != 0)
-            continue;
-        if (sh.sh_offset <= size && sh.sh_size <= size - sh.sh_offset)
-            rc = xu_kallsyms_read(image + sh.sh_offset, (size_t)sh.sh_size, k, err, err_size);
-        break;
-    }
+    if (sh.sh_offset <= size && sh.sh_size <= size - sh.sh_offset)
+        rc = xu_kallsyms_read(image + sh.sh_offset, (size_t)sh.sh_size, k, err, err_size);
 out:
     if (elf)
         elf_end(elf);

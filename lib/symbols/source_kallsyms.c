@@ -15,27 +15,15 @@
 #include <string.h>
 
 #include "symbols/symtab_source.h"
+#include "symbols/xu_elf_section.h"
 #include "symbols/xu_kallsyms.h"
 
 static Elf_Data *rodata(Elf *elf)
 {
-    Elf_Scn *scn = NULL;
-    size_t shstrndx;
-    unsigned int guard = 0;
+    GElf_Shdr sh;
+    Elf_Scn *scn = xu_elf_progbits_named(elf, ".rodata", &sh);
 
-    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return NULL;
-    while ((scn = elf_nextscn(elf, scn)) && guard++ < 65536) {
-        GElf_Shdr sh;
-        const char *name;
-
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
-            continue;
-        name = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (name && strcmp(name, ".rodata") == 0)
-            return elf_getdata(scn, NULL);
-    }
-    return NULL;
+    return scn ? elf_getdata(scn, NULL) : NULL;
 }
 
 static int add_functions(const struct xu_kallsyms *k, struct xu_symtab_sink *sink, size_t *added)
