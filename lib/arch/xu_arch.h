@@ -77,6 +77,10 @@ struct xu_arch_ops {
     const char *name;               /* "x86_64", "arm64" */
     uint16_t elf_machine;           /* EM_X86_64, EM_AARCH64: the ELFs it accepts */
 
+    /* Bytes in a stack word: a saved frame pointer, a stored return
+     * address, a pushed register (8 on 64-bit guests, 4 on 32-bit ones). */
+    uint8_t word_bytes;
+
     /* DWARF register numbers of the stack pointer, frame pointer and the
      * return address column the CFI table follows. */
     unsigned int dwarf_sp, dwarf_fp, dwarf_ra;

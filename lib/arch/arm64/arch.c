@@ -119,6 +119,7 @@ static bool arm64_ra_in_link(const uint8_t *code, size_t len, size_t upto)
 const struct xu_arch_ops xu_arch_arm64 = {
     .name = "arm64",
     .elf_machine = EM_AARCH64,
+    .word_bytes = 8,
     .dwarf_sp = 31,
     .dwarf_fp = 29,
     .dwarf_ra = 30,

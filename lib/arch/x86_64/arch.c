@@ -45,6 +45,7 @@ static uint64_t x86_code_address(const struct xu_vcpu_regs *regs, uint64_t ra)
 const struct xu_arch_ops xu_arch_x86_64 = {
     .name = "x86_64",
     .elf_machine = EM_X86_64,
+    .word_bytes = 8,
     .dwarf_sp = 7,
     .dwarf_fp = 6,
     .dwarf_ra = 16,
