@@ -38,6 +38,10 @@
  * anything is written: a folded line "a;b 9999999999999" would otherwise
  * become hundreds of terabytes.  Folded output carries counts.  Frames are raw PCs, never names: a raw trace is what a later
  * `convert --elf` symbolises, as uniprof's offline symbolize step did.
+ * The frames no code lives at are the exception, written by their names
+ * ("[task] comm/pid", "[idle]", "[user]", "[upcall]"): the recording's
+ * table of tasks is not in the trace, and a reader takes a name back as
+ * that frame, where a pseudo-PC would come back as a task's bare index.
  * (When the profile itself holds names, read from an already symbolised
  * trace, those names are written instead, as that step wrote them.)
  *
@@ -151,6 +155,7 @@ static int state_line(char *buf, const struct xu_stack *s, uint64_t cpu_ns)
 static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
                         const struct xu_stack *s)
 {
+    const char *name;
     char hex[19];
     uint32_t i;
     int rc = 0;
@@ -159,6 +164,8 @@ static int format_stack(struct buf *b, const struct xu_output_ctx *ctx,
     for (i = 0; i < s->depth && rc == 0; i++) {
         if (ctx->names) {
             rc = put_name(b, xu_output_frame_name(ctx, s, i, hex));
+        } else if ((name = xu_pseudo_frame_name(ctx->tasks, s->pcs[i], hex, sizeof(hex)))) {
+            rc = put_name(b, name);
         } else {
             snprintf(hex, sizeof(hex), "0x%" PRIx64, s->pcs[i]);
             rc = buf_put(b, hex, strlen(hex));

@@ -200,6 +200,18 @@ static void test_symbolised_to_addresses(void **state)
     assert_string_equal(frame(in, 1, 0), "work");
     xu_input_free(in);
 
+    /* A Linux guest's trace: its task and user-mode frames come as names,
+     * the kernel's frames as addresses the ELF names. */
+    in = read_text("0x1044\n0x1010\n[task] busy/42\n1\n\n[user]\n[task] busy/42\n1\n\n",
+                   XU_INPUT_RAW, &o, 0);
+    assert_true(in->has_names);
+    assert_string_equal(frame(in, 0, 0), "work");
+    assert_string_equal(frame(in, 0, 1), "main");
+    assert_string_equal(frame(in, 0, 2), "[task] busy/42");
+    assert_string_equal(frame(in, 1, 0), "[user]");
+    assert_string_equal(frame(in, 1, 1), "[task] busy/42");
+    xu_input_free(in);
+
     /* Folded names have no offsets: they stay names even when the ELF knows
      * them (as addresses, a caller's start - 1 would be another function). */
     in = read_text("main;work 3\n", XU_INPUT_FOLDED, &o, 0);

@@ -32,6 +32,7 @@
 #include "util/xu_atomic_file.h"
 #include "output/xu_output.h"
 #include "profile/xu_profile.h"
+#include "profile/xu_tasks.h"
 #include "symbols/xu_symbols.h"
 
 struct fixture {
@@ -258,6 +259,34 @@ static void test_raw_with_names(void **state)
         "do_work\nmain\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n"
         "bad?name\n0x9\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n"
         "0+0x0\n42+0x0\n?x\n?pad?\ntab?here\n?\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n");
+}
+
+/* A Linux guest's pseudo-frames by name (the task table is not in the
+ * trace): "[task] comm/pid" with the guest's comm made safe, [user]. */
+static void test_raw_tasks(void **state)
+{
+    struct fixture *fx = *state;
+    struct xu_tasks *tasks = malloc(sizeof(*tasks));
+    char comm[XU_TASK_COMM] = "0";
+    uint64_t a[2], b[2];
+
+    assert_non_null(tasks);
+    xu_tasks_init(tasks);
+    a[0] = 0x1085;
+    a[1] = xu_pc_task(xu_tasks_intern(tasks, 42, "busy\0\0\0\0\0\0\0\0\0\0\0\0"));
+    b[0] = XU_PC_USER;
+    b[1] = xu_pc_task(xu_tasks_intern(tasks, 7, comm));
+    add(fx, 0, XU_WALK_COMPLETE, 1, 2, a);
+    add(fx, 1, XU_WALK_COMPLETE, 1, 2, b);
+    fx->ctx.tasks = tasks;
+    assert_renders(&xu_output_raw, &fx->ctx,
+        "#unikernel stack tracer using xencall hypercall interface (xen-uniprof raw format 2)\n"
+        "#tracing domid 7 on 2023-11-14 22:13:20 UTC (+0000)\n"
+        "\n"
+        "0x1085\n[task] busy/42\n#[unknown]+vcpu=0,cpu_ns=0\n1\n\n"
+        "[user]\n[task] 0/7\n#[unknown]+vcpu=1,cpu_ns=0\n1\n\n");
+    fx->ctx.tasks = NULL;
+    free(tasks);
 }
 
 /* ---------------------------------------------------------------- folded */
@@ -697,6 +726,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_raw_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_raw_offline_and_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_raw_with_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_raw_tasks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folded_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folded_per_vcpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_folded_unsymbolised, setup, teardown),
