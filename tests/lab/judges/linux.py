@@ -266,6 +266,46 @@ def check_perf(d, sid, guest, names, running, r, reasons):
     r["top_kernel_vs_perf"] = cmp
 
 
+# Where an interrupt's handling starts on x86-64 Linux: the entry stub, or on PV the
+# upcall's handler when the stub's frame ends the walk at the user registers it saved.  A
+# kernel chain interrupted in kernel mode shows the walk's [upcall] frame before the stub.
+IRQ_ENTRY_RE = re.compile(r"^(asm_sysvec_\w+|asm_common_interrupt|"
+                          r"asm_exc_xen_hypervisor_callback|"
+                          r"xen_asm_exc_xen_hypervisor_callback|exc_xen_hypervisor_callback)$")
+UPCALL_FRAME = "[upcall]"
+# Past the handler proper, with interrupts enabled again: the way back (which may
+# schedule) and the softirqs run on the way out.
+IRQ_ON_RE = re.compile(r"^(irqentry_exit\w*|__do_softirq|handle_softirqs|"
+                       r"do_softirq_own_stack|run_ksoftirqd)$")
+
+
+def charged_body(frames):
+    """A sample's frames as the guest's own clocks charge it.  Debian's kernel has no
+    IRQ_TIME_ACCOUNTING: its tick is an interrupt, so time spent handling interrupts is
+    never seen by a tick; each tick's period is charged to what the tick interrupted.
+    perf's cpu-clock, also an hrtimer interrupt, charges a sample that falls due while an
+    interrupt is being handled to the interrupted registers (the handler's get_irq_regs()).
+    So a sample xen-uniprof took in an interrupt handler (interrupts off) is charged here to
+    what the interrupt interrupted: the frames below the [upcall] frame, or [user] when the
+    handler's chain starts at its entry from user mode.  Chains the walk left incomplete,
+    and samples past the handler proper (IRQ_ON_RE), are kept as they are."""
+    body = body_of(frames)
+    if INCOMPLETE_ROOT in frames:
+        return body
+    for i, f in enumerate(body):
+        entry = i + 1 if f == UPCALL_FRAME else i
+        if entry >= len(body) or not IRQ_ENTRY_RE.match(body[entry]):
+            if f == UPCALL_FRAME:
+                return body
+            continue
+        if any(IRQ_ON_RE.match(g) for g in body[entry + 1:]):
+            return body
+        if f == UPCALL_FRAME:
+            return body[:i] if i else body
+        return body[:i] if i else [USER_FRAME]
+    return body
+
+
 def classify(stacks):
     """Per state root: counts of samples whose pc (the leaf) is in user space, a named
     kernel function, a kernel address left unnamed, or neither half (non-canonical);
@@ -300,6 +340,28 @@ def classify(stacks):
         else:
             c["noncanonical"] += n
     return by, names, unnamed
+
+
+def charged_shares(stacks):
+    """The running samples as the guest's clocks charge them (charged_body): how many are
+    charged to user mode, how many to the kernel, and the kernel functions' counts."""
+    user = kernel = 0
+    names = {}
+    for frames, n in stacks:
+        if not frames or frames[0] != "[running]":
+            continue
+        body = charged_body(frames)
+        if not body:
+            continue
+        leaf = body[-1]
+        m = HEX_RE.match(leaf)
+        if leaf == USER_FRAME or (m and int(m.group(1), 16) < USER_TOP):
+            user += n
+            continue
+        kernel += n
+        if not m:
+            names[leaf] = names.get(leaf, 0) + n
+    return user, kernel, names
 
 
 def caller_frames(stacks):
@@ -349,6 +411,64 @@ def kernel_chains(stacks):
         if c["kernel_samples"] else None
     c["other_roots"] = dict(sorted(other.items(), key=lambda kv: -kv[1])[:8])
     return c
+
+
+def tasks_user(stacks, truth):
+    """Of the running samples of the guest's known tasks (matched by pid): how many, and
+    how many in user mode ([user] as sampled); the tasks' own utime and utime + stime."""
+    pids = {g["pid"] for g in truth["tasks"].values()}
+    n = nu = 0
+    for frames, k in stacks:
+        task = task_of(frames)
+        m = TASK_RE.match(task or "")
+        if not frames or frames[0] != "[running]" or not m or int(m.group(2)) not in pids:
+            continue
+        n += k
+        body = body_of(frames)
+        if body and body[-1] == USER_FRAME:
+            nu += k
+    ut = sum(g["utime"] for g in truth["tasks"].values())
+    return n, nu, ut, ut + sum(g["stime"] for g in truth["tasks"].values())
+
+
+def check_user_share(stacks, truth, ready, counts, r, reasons):
+    """The user-mode share against the guest's own accounting.  Where the guest ran its
+    known work on a nohz_full CPU (its READY line: tests/guests/linux/init), the kernel
+    accounted the tasks' utime and stime at every kernel entry and exit, interrupts in
+    stime: the tasks' samples as taken are compared with that.  Otherwise the guest's
+    accounting is by ticks, and the running samples as its ticks charge them
+    (charged_body) are compared with its /proc/stat cpu line."""
+    user, kernel, c_user, c_kernel = counts
+    u = {"running_samples": user + kernel,
+         "as_sampled_pct": round(pct(user, user + kernel), 2) if user + kernel else None,
+         "charged_pct": round(pct(c_user, c_user + c_kernel), 2) if c_user + c_kernel
+         else None,
+         "tolerance_pp": USER_SHARE_TOLERANCE_PP}
+    r["user_share"] = u
+    if not truth:
+        return
+    precise = " nohz_full=1 " in ready and " work=taskset 2 " in ready
+    if precise and truth["tasks"]:
+        n, nu, ut, cpu = tasks_user(stacks, truth)
+        u.update({"from": "the known tasks' [user] samples, as taken",
+                  "guest_from": "the known tasks' utime / (utime + stime), on their "
+                                "nohz_full CPU",
+                  "samples_pct": round(pct(nu, n), 2) if n else None,
+                  "guest_pct": round(pct(ut, cpu), 2) if cpu else None})
+    else:
+        u.update({"from": "the running samples, interrupt handling charged to what it "
+                          "interrupted (the guest's accounting is by ticks)",
+                  "guest_from": "/proc/stat's cpu line: user / (user + system)",
+                  "samples_pct": u["charged_pct"], "guest_pct": truth["user_share_pct"]})
+    if u["samples_pct"] is None or u["guest_pct"] is None:
+        reasons.append("no user-mode share to compare (%s samples, guest %s)"
+                       % (u["samples_pct"], u["guest_pct"]))
+        return
+    u["deviation_pp"] = round(u["samples_pct"] - u["guest_pct"], 2)
+    if abs(u["deviation_pp"]) > USER_SHARE_TOLERANCE_PP:
+        reasons.append("user-mode share %.2f%% (%s), the guest's own %.2f%% (%s; need "
+                       "within %.0f points)" % (u["samples_pct"], u["from"], u["guest_pct"],
+                                                u["guest_from"], USER_SHARE_TOLERANCE_PP))
 
 
 def check_tasks(stacks, truth, r, reasons):
@@ -485,22 +605,10 @@ def judge_profile(d, sid, m):
     user = run.get("user", 0)
     if not kernel and not user:
         reasons.append("no sample found the vCPU running")
-    r["user_share"] = {"samples_pct": round(pct(user, user + kernel), 2)
-                       if user + kernel else None,
-                       "running_samples": user + kernel,
-                       "from": ("[user] frames" if any(USER_FRAME in f for f, _ in stacks)
-                                else "pcs below the kernel half"),
-                       "tolerance_pp": USER_SHARE_TOLERANCE_PP}
+    c_user, c_kernel, c_names = charged_shares(stacks)
     truth = guest_truth(d, sid, guest, r, reasons)
-    if truth and truth["user_share_pct"] is not None and user + kernel:
-        dev = r["user_share"]["samples_pct"] - truth["user_share_pct"]
-        r["user_share"].update({"guest_pct": truth["user_share_pct"],
-                                "deviation_pp": round(dev, 2)})
-        if abs(dev) > USER_SHARE_TOLERANCE_PP:
-            reasons.append("user-mode share %.2f%% of the running samples, the guest's own "
-                           "%.2f%% (need within %.0f points)"
-                           % (r["user_share"]["samples_pct"], truth["user_share_pct"],
-                              USER_SHARE_TOLERANCE_PP))
+    check_user_share(stacks, truth, r.get("guest_ready") or "",
+                     (user, kernel, c_user, c_kernel), r, reasons)
     r["top_kernel_self_pct"] = [
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
          "pct_of_kernel": round(pct(v, kernel), 2)}
@@ -515,7 +623,7 @@ def judge_profile(d, sid, m):
                                                        list(chains["other_roots"].items())[:4])))
     check_tasks(stacks, truth, r, reasons)
     r["pending"] = list(PENDING)
-    check_perf(d, sid, guest, names, user + kernel, r, reasons)
+    check_perf(d, sid, guest, c_names, c_user + c_kernel, r, reasons)
     return finish(r, reasons)
 
 

@@ -13,7 +13,7 @@
 #                       scenarios/linux.sh
 # The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
 LXH_FREQ=$LAB_SHARE_FREQ
-LXH_SAMPLES=20000
+LXH_SAMPLES=40000
 LXH_SECS=40
 LXH_LIMIT=300
 # firmware, the option ROM's port-I/O load of the kernel and its 35 MB initramfs, and the

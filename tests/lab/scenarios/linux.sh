@@ -17,7 +17,8 @@
 # lands in its console log (ID.console.txt by guest_down).  The helpers (lx_wait_for,
 # linux_ready, linux_truth, linux_answered) are init.sh's: the linux-hvm set uses them too.
 LX_FREQ=$LAB_SHARE_FREQ
-LX_SAMPLES=20000
+# two vCPUs (the work on one, tests/lab/build-initramfs): a stack per vCPU per tick
+LX_SAMPLES=40000
 LX_SECS=40
 LX_LIMIT=300
 
