@@ -53,78 +53,6 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
     return rc < 0 ? xu_record_result_for_domdir_error(rc) : XU_RECORD_OK;
 }
 
-/* What the check found of a kernel relocated at boot, in one line. */
-static void say_slide(const char *path, const struct xu_elf_match *match, struct xu_log *log)
-{
-    if (!match->kaslr_anchors || (!match->slide_candidates && !match->slide_rejected))
-        return;     /* not a kernel that moves, or a vCPU that says nothing (PV) */
-    if (match->verdict == XU_ELF_MATCH && match->slide != 0)
-        xu_info(log, "KASLR: %s runs 0x%" PRIx64 " bytes %s its link-time addresses "
-                "(slide from %s = 0x%" PRIx64 "), confirmed against guest memory (%s)", path,
-                match->slide > 0 ? (uint64_t)match->slide : -(uint64_t)match->slide,
-                match->slide > 0 ? "above" : "below",
-                xu_kaslr_source_name(match->slide_source), match->slide_runtime,
-                match->build_id_checked ? "build-id equal" : "its text agrees");
-    else if (match->verdict == XU_ELF_MATCH)
-        xu_info(log, "KASLR: %s runs at its link-time addresses (slide 0%s%s), confirmed "
-                "against guest memory", path, match->slide_source != XU_KASLR_NONE ?
-                " from " : "", match->slide_source != XU_KASLR_NONE ?
-                xu_kaslr_source_name(match->slide_source) : "");
-    else
-        xu_info(log, "KASLR: no slide of %s confirmed: the vCPU pointed at %u (%u more "
-                "where no slide can put it), none with the image's bytes there", path,
-                match->slide_candidates, match->slide_rejected);
-}
-
-/*
- * Is the symbol ELF the kernel the guest runs?  A mismatch is loud, because
- * every symbol in the profile would be wrong.  provisional: the answer may
- * not be final yet (an HVM guest's firmware loads its kernel after the
- * domain starts; until then the ELF's addresses hold the firmware or
- * nothing), so anything but a match is only noted, for a second look once
- * sampling is over.  Returns whether that second look is due.
- */
-static bool check_elf_matches(const struct xu_elf_choice *elf, struct xu_target *t,
-                              struct xu_mem *m, struct xu_pause *pause, bool provisional,
-                              int64_t *slide, struct xu_log *log)
-{
-    const char *path = xu_elf_choice_name(elf);
-    struct xu_elf_match match;
-
-    *slide = 0;
-    if (xu_elf_match_guest(elf->path, path, t, m, pause, log, &match) < 0)
-        return provisional;
-    if (provisional && match.verdict != XU_ELF_MATCH) {
-        xu_info(log, "%s is not in domain %" PRIu32 "'s memory yet (%s: an HVM guest's "
-                "firmware loads its kernel after it starts); checking again after sampling",
-                path, t->domid, xu_elf_verdict_name(match.verdict));
-        return true;
-    }
-    say_slide(path, &match, log);
-    if (match.verdict == XU_ELF_MATCH)
-        *slide = match.slide;
-    switch (match.verdict) {
-    case XU_ELF_MISMATCH:
-        xu_warn(log, "**************************************************************");
-        xu_warn(log, "%s does NOT match the kernel running in domain %" PRIu32 "%s "
-                "(%" PRIu64 " of %" PRIu64 " bytes equal, first difference at 0x%" PRIx64 "): "
-                "the profile's function names will be wrong", path, t->domid,
-                match.build_id_checked && !match.build_id_equal ? ", build-id differs" : "",
-                match.equal_bytes, match.bytes, match.first_diff_va);
-        xu_warn(log, "**************************************************************");
-        break;
-    case XU_ELF_MATCH:
-        xu_debug(log, "%s matches the running kernel (%u chunks compared%s)", path,
-                 match.chunks, match.build_id_checked ? ", build-id equal" : "");
-        break;
-    case XU_ELF_UNKNOWN:
-        xu_info(log, "could not check that %s is the running kernel (its text is not mapped "
-                "where the ELF says)", path);
-        break;
-    }
-    return false;
-}
-
 /*
  * Does every sample name its task?  For an x86-64 Linux kernel whose image
  * gives the layout (its BTF and kallsyms): by default, as a Linux admin
@@ -162,32 +90,6 @@ static struct xu_tasks *tasks_for(const struct xu_record_config *job,
             "%s at per-CPU %#" PRIx64 ", from the image's BTF and kallsyms; --no-tasks: off)",
             l->pid_offset, l->comm_offset, l->current_from, l->current_task);
     return t;
-}
-
-/*
- * Move every table read from the image to where the kernel runs: symbols,
- * code and the unwinder's tables, before the unwinder's env is built from
- * them and before any sample is taken.  Only a slide the ELF check
- * confirmed gets here.
- */
-static int relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void *unwind_table,
-                    int64_t slide, struct xu_log *log)
-{
-    int rc = xu_symtab_relocate(elf->symtab, slide);
-
-    if (rc == 0)
-        rc = xu_elf_code_relocate(code, slide);
-    if (rc == 0)
-        rc = xu_record_relocate_unwind_table(unwind_table, slide);
-    if (rc == -EOPNOTSUPP) {
-        xu_warn(log, "the DWARF CFI of %s is not moved to the kernel's slide: its walks end at "
-                "the leaf (--unwind=auto takes its ORC tables)", xu_elf_choice_name(elf));
-        rc = 0;
-    }
-    if (rc < 0)
-        xu_error(log, "cannot move %s's tables by its slide 0x%" PRIx64 ": %s",
-                 xu_elf_choice_name(elf), (uint64_t)slide, strerror(-rc));
-    return rc;
 }
 
 /* The real guardian, when the environment brings none. */
@@ -410,8 +312,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         goto out;
     }
     if (elf.path)
-        recheck_elf = check_elf_matches(&elf, &target, mem, pause,
-                                        info.type == XU_GUEST_HVM, &slide, log);
+        recheck_elf = xu_record_check_elf(&elf, &target, mem, pause,
+                                          info.type == XU_GUEST_HVM, &slide, log);
     if (xu_pause_stuck(pause)) {
         /* The check's unpause failed for good, and said so with the fix. */
         ec = XU_RECORD_FAILURE;
@@ -424,7 +326,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_warn(log, "cannot read the code of %s (%s): hypercall and upcall frames are not "
                 "recognised, and no stack counts as complete", xu_elf_choice_name(&elf),
                 strerror(-rc));
-    if (slide && relocate(&elf, code, unwind_table, slide, log) < 0) {
+    if (slide && xu_record_relocate(&elf, code, unwind_table, slide, log) < 0) {
         ec = XU_RECORD_FAILURE;
         goto out;
     }
@@ -511,7 +413,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         int64_t late;
 
         /* walked and vouched for at the slide the first look found */
-        check_elf_matches(&elf, &target, mem, pause, false, &late, log);
+        xu_record_check_elf(&elf, &target, mem, pause, false, &late, log);
         if (late != slide)
             xu_warn(log, "%s was found 0x%" PRIx64 " bytes above its link-time addresses "
                     "only after sampling: the stacks were walked without it, and their "

@@ -7,6 +7,10 @@
 #include "symbols/xu_elf_find.h"
 #include "unwind/xu_unwind.h"
 
+struct xu_elf_code;
+struct xu_mem;
+struct xu_pause;
+
 /* The format (-f, the output's extension, else svg) and the path (-o, else
  * "<domain_label><extension>", malloc'd into *path). */
 enum xu_record_result xu_record_choose_output(const struct xu_record_config *job,
@@ -32,6 +36,20 @@ void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env);
 void xu_record_free_unwind_table(void *table);
 /* Move the tables to a kernel's runtime addresses (KASLR: xu_kaslr.h). */
 int xu_record_relocate_unwind_table(void *table, int64_t slide);
+
+/*
+ * Is the symbol ELF the kernel the guest runs?  Loud on a mismatch; says a
+ * slide (KASLR) it confirmed, into *slide (0 otherwise).  provisional: the
+ * answer may not be final yet (an HVM guest's firmware loads its kernel
+ * after it starts); then it only says so, and returns true: check again
+ * after sampling.
+ */
+bool xu_record_check_elf(const struct xu_elf_choice *elf, struct xu_target *t, struct xu_mem *m,
+                         struct xu_pause *pause, bool provisional, int64_t *slide,
+                         struct xu_log *log);
+/* Move symbols, code and the unwinder's tables by a confirmed slide. */
+int xu_record_relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void *unwind_table,
+                       int64_t slide, struct xu_log *log);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the
  * backend or the directory logged why). */

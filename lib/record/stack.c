@@ -157,6 +157,25 @@ static enum xu_record_result open_core_file(struct run *r)
 #endif
 }
 
+/*
+ * The record run's ELF check: is the image the kernel the guest runs, and at
+ * which slide (KASLR)?  A confirmed slide moves the image's tables before
+ * any walk.
+ */
+static enum xu_record_result at_slide(struct run *r)
+{
+    int64_t slide = 0;
+
+    if (!r->elf.path)
+        return XU_RECORD_OK;
+    xu_record_check_elf(&r->elf, &r->target, r->mem, r->pause, false, &slide, r->log);
+    if (xu_pause_stuck(r->pause))
+        return XU_RECORD_FAILURE;   /* the check's unpause failed for good, and said so */
+    if (slide && xu_record_relocate(&r->elf, r->code, r->unwind_table, slide, r->log) < 0)
+        return XU_RECORD_FAILURE;
+    return XU_RECORD_OK;
+}
+
 /* Buffers, memory reader and unwinder, once the target is open. */
 static enum xu_record_result prepare(struct run *r)
 {
@@ -191,6 +210,9 @@ static enum xu_record_result prepare(struct run *r)
     if (r->elf.path && (rc = xu_elf_code_open(r->elf.path, r->log, &r->code)) < 0)
         xu_warn(r->log, "cannot read the code of %s (%s): no stack is vouched for",
                 xu_elf_choice_name(&r->elf), strerror(-rc));
+    ec = at_slide(r);
+    if (ec != XU_RECORD_OK)
+        return ec;
     xu_unwind_env_from_elf(r->elf.symtab, r->code, r->target.arch, &r->unwind_env);
     xu_record_apply_unwind_table(r->unwind_table, &r->unwind_env);
     r->src.type = r->info.type;
