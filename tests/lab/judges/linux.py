@@ -9,15 +9,15 @@ What is judged is what xen-uniprof can do today:
     console free of a kernel crash (a "shut down" that was a crash must not pass);
   * the symbols came from the image: xen-uniprof said it named the frames from the
     kernel's own kallsyms tables in the bzImage the config names, and every sample taken
-    in kernel mode has its pc named (no kernel address left as hex).  The pc only: the
-    frames above it come from frame-pointer walks of a kernel built without frame
-    pointers, mostly words that are not return addresses (counted, in "caller_frames",
-    until ORC replaces them);
-  * the user-mode share of the running samples (those ending in [user] under their task,
-    or, in a profile without tasks, whose pc is below the kernel half) within
-    USER_SHARE_TOLERANCE_PP of the guest's own user / (user + system) over the same
-    window (its /proc/stat cpu line before and after, printed on its console when dom0
-    asked: TRUTH_WINDOW);
+    in kernel mode has its pc named (no kernel address left as hex); the frames above
+    it are counted by what they look like ("caller_frames"), and MIN_WHOLE_KERNEL_PCT of
+    the kernel chains must end at a kernel entry (ENTRY_RE);
+  * the user-mode share (check_user_share) within USER_SHARE_TOLERANCE_PP of the guest's
+    own over the same window (TRUTH_WINDOW: the guest prints its accounting on its console
+    when dom0 asks): the known tasks' [user] samples against their utime / (utime +
+    stime) where the guest runs them on a nohz_full CPU (the lab's guests: accounted at
+    every kernel entry and exit), else all running samples, charged as ticks charge them
+    (charged_body), against its /proc/stat cpu line;
   * every sample names its task (the root frame "[task] comm/pid", "[idle]"), and each
     known task's share (TASKS, matched by pid) of the running samples of those tasks
     within TASK_SHARE_TOLERANCE_PP of its share of their CPU time by its own
@@ -26,12 +26,15 @@ What is judged is what xen-uniprof can do today:
     window;
   * the top TOP_PERF kernel functions by perf's self share inside the guest over the
     same window (perf record -e cpu-clock -a -g, when the guest's initramfs has perf),
-    each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples;
+    each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples, charged
+    as perf charges them (charged_body: interrupt handling to what it interrupted);
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
+linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack).
 What needs perf where the guest has none is listed under "pending", which the lab prints
 as PENDING lines: never a pass.
 """
+import json
 import re
 
 from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct,
@@ -627,6 +630,46 @@ def judge_profile(d, sid, m):
     return finish(r, reasons)
 
 
+def judge_stack(d, sid, m):
+    """`xen-uniprof stack GUEST --format json` of the running guest: every online vCPU's
+    frames in the kernel half named from the image (at the slide the HVM guest's kernel
+    runs, which stack must have found and confirmed itself), each kernel-mode walk
+    complete, the guest running afterwards."""
+    gtype = m.group(1)
+    guest = "linux-" + gtype
+    r, reasons, rc = begin(d, sid, guest=guest, guest_type=gtype, tool="xen-uniprof")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    check_kaslr(d, sid, gtype, r, reasons)
+    try:
+        doc = json.loads(read_id(d, sid, ".stdout", "") or "")
+    except ValueError as e:
+        reasons.append("stack's output is not JSON: %s" % e)
+        doc = {}
+    snaps = doc.get("snapshots") or [{}]
+    vcpus = [v for v in snaps[0].get("vcpus", []) if v.get("online")]
+    r["vcpus"] = []
+    if not vcpus:
+        reasons.append("stack showed no online vCPU")
+    for v in vcpus:
+        frames = [f for f in v.get("frames", []) if f.get("pc")]
+        unnamed = [f["pc"] for f in frames
+                   if int(f["pc"], 16) >= KERNEL_BASE and not f.get("function")]
+        e = {"vcpu": v.get("vcpu"), "mode": v.get("mode"), "complete": v.get("complete"),
+             "end": v.get("end"), "frames": [f.get("function") or f["pc"] for f in frames]}
+        r["vcpus"].append(e)
+        if unnamed:
+            reasons.append("vCPU %s: kernel frames without a name: %s"
+                           % (v.get("vcpu"), ", ".join(unnamed[:4])))
+        if v.get("mode") == "kernel" and not v.get("complete"):
+            reasons.append("vCPU %s: the kernel-mode walk ended %s (%s)"
+                           % (v.get("vcpu"), v.get("end"), ";".join(e["frames"][:6])))
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
 JUDGES = [
     (r"linux-(pv|pvh|hvm)-profile", judge_profile),
+    (r"linux-(pv|pvh|hvm)-stack", judge_stack),
 ]

@@ -11,6 +11,8 @@
 #                       $LAB_SHARE_FREQ split by vCPU state, --stats (its "KASLR:" line
 #                       says the slide); the guest's own accounting over the window as in
 #                       scenarios/linux.sh
+#   linux-hvm-stack     then `xen-uniprof stack` of it, as in scenarios/linux.sh: its
+#                       "KASLR:" line too
 # The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
 LXH_FREQ=$LAB_SHARE_FREQ
 LXH_SAMPLES=40000
@@ -22,8 +24,8 @@ LXH_READY_SECS=${LAB_LINUX_HVM_READY_SECS:-480}
 
 g=linux-hvm
 id=$g-profile
-guest_up $g $id
-if selected $id; then
+guest_up $g $id $g-stack
+if selected $id || selected $g-stack; then
     linux_hvm_console $g
     linux_ready $g "$LXH_READY_SECS"
 fi
@@ -34,6 +36,8 @@ LAB_MAX_SECONDS=$LXH_LIMIT
 run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split \
     -o /out/$id.folded --stats /out/$id.stats.json
 unset TRUTH_FN TRUTH_WINDOW
-LAB_MAX_SECONDS=$lxh_max
 selected $id && linux_answered $g $id
+# where every vCPU is now, its kernel named at the slide stack found and confirmed itself
+run $g-stack xen-uniprof stack $g --format json
+LAB_MAX_SECONDS=$lxh_max
 guest_down $g

@@ -12,6 +12,9 @@
 #                        each task's /proc/PID/stat to its console when asked, and
 #                        the self shares of perf record -e cpu-clock -a -g inside it over
 #                        that window (when its initramfs has perf)
+#   linux-TYPE-stack     then `xen-uniprof stack` of the running guest by name, as JSON:
+#                        every vCPU's frames named from the image, each kernel-mode walk
+#                        complete (judges/linux.py)
 # The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
 # "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
 # lands in its console log (ID.console.txt by guest_down).  The helpers (lx_wait_for,
@@ -25,8 +28,8 @@ LX_LIMIT=300
 for type in pv pvh; do
     g=linux-$type
     id=$g-profile
-    guest_up $g $id
-    selected $id && linux_ready $g
+    guest_up $g $id $g-stack
+    { selected $id || selected $g-stack; } && linux_ready $g
     TRUTH_FN=linux_truth
     TRUTH_WINDOW="0.3 39.2"
     # run() interrupts a command 60 s after $LAB_MAX_SECONDS: reading the bzImage before
@@ -37,7 +40,8 @@ for type in pv pvh; do
     run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split \
         -o /out/$id.folded --stats /out/$id.stats.json
     unset TRUTH_FN TRUTH_WINDOW
-    LAB_MAX_SECONDS=$lx_max
     selected $id && linux_answered $g $id
+    run $g-stack xen-uniprof stack $g --format json
+    LAB_MAX_SECONDS=$lx_max
     guest_down $g
 done
