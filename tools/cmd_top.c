@@ -36,6 +36,7 @@ enum {
     OPT_UNWIND,
     OPT_ROOTS,
     OPT_NO_DEMANGLE,
+    OPT_NO_TASKS,
     OPT_ALL,
 };
 
@@ -53,6 +54,7 @@ static const struct option top_options[] = {
     { "unwind",      required_argument, NULL, OPT_UNWIND },
     { "roots",       required_argument, NULL, OPT_ROOTS },
     { "no-demangle", no_argument,       NULL, OPT_NO_DEMANGLE },
+    { "no-tasks",    no_argument,       NULL, OPT_NO_TASKS },
     { "verbose",     no_argument,       NULL, 'v' },
     { "quiet",       no_argument,       NULL, 'q' },
     { "help",        no_argument,       NULL, 'h' },
@@ -84,6 +86,8 @@ static const char top_usage[] =
     "      --unwind=HOW       auto, fp, cfi or orc (default auto)\n"
     "      --roots=LIST       functions a complete stack may start in\n"
     "      --no-demangle      keep function names as the ELF spells them\n"
+    "      --no-tasks         a Linux guest's samples without their task (by\n"
+    "                         default each task is a row: [task] comm/pid)\n"
     "  -v, --verbose          say more\n"
     "  -q, --quiet            print errors only\n"
     "  -h, --help             show this help\n"
@@ -195,6 +199,9 @@ static int parse(struct top_cli *o, int argc, char **argv)
             break;
         case OPT_NO_DEMANGLE:
             o->top.record.render.raw_names = true;
+            break;
+        case OPT_NO_TASKS:
+            o->top.record.no_tasks = true;
             break;
         case OPT_ALL:
             o->all = true;

@@ -56,8 +56,8 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
 /*
  * Does every sample name its task?  For an x86-64 Linux kernel whose image
  * gives the layout (its BTF and kallsyms): by default, as a Linux admin
- * asks "which process" first; --no-tasks keeps the plain stacks.  Not in
- * the live view, whose frames are named without the task table.  Returns
+ * asks "which process" first; --no-tasks keeps the plain stacks (in the
+ * live view too, which names the frames with the table).  Returns
  * the table (the layout in *l), or NULL: no tasks, said at debug level
  * for a kernel that is not Linux, at info level for a Linux one without
  * what it takes.
@@ -70,7 +70,7 @@ static struct xu_tasks *tasks_for(const struct xu_record_config *job,
     char err[160];
     int rc;
 
-    if (job->no_tasks || job->live || !elf->path || !arch || arch->elf_machine != EM_X86_64)
+    if (job->no_tasks || !elf->path || !arch || arch->elf_machine != EM_X86_64)
         return NULL;
     rc = xu_linux_task_layout_open(elf->path, l, err, sizeof(err));
     if (rc < 0) {
@@ -358,7 +358,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     if (job->live) {
         between.live = (struct xu_record_live){
-            .profile = profile, .symtab = elf.symtab, .domid = entry.domid, .label = label,
+            .profile = profile, .symtab = elf.symtab, .tasks = tasks, .domid = entry.domid,
+            .label = label,
             .backend = backend->name, .frequency = job->frequency, .code = code,
             .arch = arch, .roots = roots,
         };

@@ -87,6 +87,8 @@ struct xu_elf_code;
 struct xu_arch_ops;
 
 /* What a live view is given between ticks, guest running. */
+struct xu_tasks;
+
 struct xu_record_live {
     /* The samples since the view last emptied it (xu_profile_clear(), which
      * the view calls once it has taken a window's worth: the run never
@@ -95,6 +97,7 @@ struct xu_record_live {
     struct xu_profile *profile;
     const struct xu_sampler_stats *stats;   /* since sampling started */
     const struct xu_symtab *symtab;         /* NULL: no ELF, frames stay addresses */
+    const struct xu_tasks *tasks;           /* a Linux guest's tasks, or NULL */
     uint32_t domid;
     const char *label;                      /* the domain's name, or what was asked for */
     const char *backend;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/xu_tasks.h"
 #include "top/xu_top.h"
 
 struct slot {
@@ -28,6 +29,7 @@ struct slot {
 
 struct xu_top_symcache {
     const struct xu_symtab *st;
+    const struct xu_tasks *tasks;   /* the recording's, or NULL */
     unsigned int flags;
     size_t max_entries;
     struct slot *slots;
@@ -122,6 +124,22 @@ static struct slot *find(const struct xu_top_symcache *c, uint64_t addr)
 const char *xu_top_symcache_name(const struct xu_top_symcache *c, uint64_t addr)
 {
     return find(c, addr)->name;
+}
+
+void xu_top_symcache_set_tasks(struct xu_top_symcache *c, const struct xu_tasks *tasks)
+{
+    c->tasks = tasks;
+}
+
+/* A task's name lives in the recording's table, as long as the run; one
+ * built from its bare index would not outlive this call, so without the
+ * table every task is one "[task]". */
+const char *xu_top_symcache_pseudo_name(const struct xu_top_symcache *c, uint64_t pc)
+{
+    char buf[24];
+    const char *name = xu_pseudo_frame_name(c->tasks, pc, buf, sizeof(buf));
+
+    return !name ? "[unknown]" : name == buf ? "[task]" : name;
 }
 
 int xu_top_symcache_fill(struct xu_top_symcache *c, const uint64_t *addrs, size_t n)

@@ -164,6 +164,7 @@ static int on_live(void *ctx, const struct xu_record_live *lv)
             r->error = rc;
             return 1;
         }
+        xu_top_symcache_set_tasks(r->cache, lv->tasks);
     }
     if (r->view->poll && (rc = r->view->poll(r->view->ctx, &r->sort, &r->frequency)) != 0)
         return rc;

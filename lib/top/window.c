@@ -87,8 +87,8 @@ static const char *frame_name(const struct xu_stack *s, uint32_t i, const struct
 {
     const char *name;
 
-    if (s->pcs[i] == XU_PC_UPCALL)
-        return XU_UPCALL_FRAME;
+    if (xu_pc_is_pseudo(s->pcs[i]))
+        return xu_top_symcache_pseudo_name(c, s->pcs[i]);
     name = xu_top_symcache_name(c, xu_stack_lookup_addr(s, i));
     return name ? name : "[unknown]";
 }

@@ -42,6 +42,7 @@
 #define XU_TOP_DEFAULT_CACHE 65536      /* addresses */
 
 struct xu_top_symcache;
+struct xu_tasks;
 
 struct xu_top_symcache_stats {
     size_t entries;             /* addresses cached now */
@@ -70,6 +71,12 @@ void xu_top_symcache_free(struct xu_top_symcache *c);
 int xu_top_symcache_fill(struct xu_top_symcache *c, const uint64_t *addrs, size_t n);
 /* The function's name for a filled address, or NULL. */
 const char *xu_top_symcache_name(const struct xu_top_symcache *c, uint64_t addr);
+/* A Linux guest's samples name their task: the recording's table (NULL:
+ * none), which must outlive the cache. */
+void xu_top_symcache_set_tasks(struct xu_top_symcache *c, const struct xu_tasks *tasks);
+/* The name of a pseudo-frame (xu_pc_is_pseudo()): "[upcall]", "[user]", a
+ * task's "[task] comm/pid" or "[idle]"; valid as long as the cache. */
+const char *xu_top_symcache_pseudo_name(const struct xu_top_symcache *c, uint64_t pc);
 void xu_top_symcache_get_stats(const struct xu_top_symcache *c,
                                struct xu_top_symcache_stats *out);
 

@@ -175,7 +175,7 @@ _xen_uniprof()
             shorts=(-b -n -d -F -s -r -e -v -q -h)
             shortargs=ndFsre
             longs=(--all --batch --iterations --delay --frequency --sort --rows
-                --elf --backend --max-depth --unwind --roots --no-demangle
+                --elf --backend --max-depth --unwind --roots --no-demangle --no-tasks
                 --verbose --quiet --help)
             ;;
         stack)

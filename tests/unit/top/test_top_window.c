@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "profile/xu_tasks.h"
 #include "top/xu_top.h"
 
 #define T 0x1000
@@ -158,6 +159,41 @@ static void test_upcall_marker(void **state)
     assert_row(&f->t, 3, "main_loop", 0, 2);
 }
 
+/* A Linux guest's tasks are rows of their own, whose total is the task's
+ * share; [user] is a row; without the recording's table a task is one
+ * "[task]" row. */
+static void test_task_rows(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_tasks *tasks = malloc(sizeof(*tasks));
+    char busy[XU_TASK_COMM] = "busy", dd[XU_TASK_COMM] = "dd";
+    uint64_t a[5], b[2], c[2];
+
+    assert_non_null(tasks);
+    xu_tasks_init(tasks);
+    memcpy(a, in_f1, sizeof(in_f1));
+    a[4] = xu_pc_task(xu_tasks_intern(tasks, 86, busy));
+    b[0] = XU_PC_USER;
+    b[1] = a[4];
+    c[0] = T + 0x510;
+    c[1] = xu_pc_task(xu_tasks_intern(tasks, 87, dd));
+    add(f, 0, a, 5, 1);
+    add(f, 0, b, 2, 3);
+    add(f, 0, c, 2, 6);
+    xu_top_symcache_set_tasks(f->cache, tasks);
+    build(f);
+    xu_top_table_sort(&f->t, XU_TOP_SORT_TOTAL);
+    assert_row(&f->t, 0, "function_3", 6, 6);  /* ties on total: by self */
+    assert_row(&f->t, 1, "[task] dd/87", 0, 6);
+    assert_row(&f->t, 2, "[task] busy/86", 0, 4);
+    assert_row(&f->t, 3, "[user]", 3, 3);
+    xu_top_symcache_set_tasks(f->cache, NULL);
+    build(f);
+    xu_top_table_sort(&f->t, XU_TOP_SORT_TOTAL);
+    assert_row(&f->t, 0, "[task]", 0, 10);
+    free(tasks);
+}
+
 static void test_callers_and_callees(void **state)
 {
     struct fixture *f = *state;
@@ -222,6 +258,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_self_and_total, setup, teardown),
         cmocka_unit_test_setup_teardown(test_recursion_counts_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upcall_marker, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_task_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_callers_and_callees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_next_window, setup, teardown),
     };
