@@ -31,6 +31,7 @@ What is judged is what xen-uniprof can do today:
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
 linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack).
+linux-TYPE-top: `top -b` of it, the tasks as rows (judge_top).
 What needs perf where the guest has none is listed under "pending", which the lab prints
 as PENDING lines: never a pass.
 """
@@ -39,6 +40,7 @@ import re
 
 from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, pct,
                      read_id, tool_stats, STATE_ROOTS, INCOMPLETE_ROOT)
+from .top import parse_snapshots
 
 MIN_SAMPLES = 18000
 USER_SHARE_TOLERANCE_PP = 2.0
@@ -669,7 +671,58 @@ def judge_stack(d, sid, m):
     return finish(r, reasons)
 
 
+# top's last window: the two busy tasks' totals, each of the window's samples (the
+# housekeeping vCPU's idle ones among them), within this factor of each other: the guest
+# gives them equal CPU time (by its own accounting, 46-50 % each of the known tasks').
+TOP_TASK_RATIO = 1.5
+TOP_TASK_MIN_PCT = 5.0
+READY_PIDS_RE = re.compile(r"busy=(\d+) dd=(\d+)")
+
+
+def judge_top(d, sid, m):
+    """`xen-uniprof top -b -n 2 -d 5 GUEST`: in its last window the busy loop and dd are
+    rows of their own, "[task] comm/pid" (pids from the guest's READY line), each with at
+    least TOP_TASK_MIN_PCT of the samples and within TOP_TASK_RATIO of each other."""
+    gtype = m.group(1)
+    guest = "linux-" + gtype
+    r, reasons, rc = begin(d, sid, guest=guest, guest_type=gtype, tool="xen-uniprof")
+    if reasons is None:
+        return r
+    expect_rc(d, sid, rc, 0, reasons)
+    check_console(d, guest, r, reasons)
+    snaps, bad = parse_snapshots(read_id(d, sid, ".stdout", ""))
+    pids = READY_PIDS_RE.search(r.get("guest_ready") or "")
+    if bad:
+        reasons.append("top printed lines that fit no part of its format: %s" % bad[:3])
+    if len(snaps) != 2 or not pids:
+        reasons.append("%d snapshots (expected 2)%s" % (
+            len(snaps), "" if pids else "; no task pids in the guest's READY line"))
+        return finish(r, reasons)
+    rows = snaps[-1]["rows"]
+    tasks = {}
+    for name, pid in (("busy", pids.group(1)), ("dd", pids.group(2))):
+        row = [v for k, v in rows.items() if TASK_RE.match(k)
+               and TASK_RE.match(k).group(2) == pid]
+        tasks[name] = row[0][1] if row else None
+        if not row or row[0][1] < TOP_TASK_MIN_PCT:
+            reasons.append("task %s (pid %s): %s of the last window in top (need a row "
+                           "with %.0f%%)" % (name, pid, "%.2f%%" % row[0][1] if row
+                                             else "no row", TOP_TASK_MIN_PCT))
+    r["task_totals_pct"] = tasks
+    r["top_rows"] = dict(sorted(rows.items(), key=lambda kv: -kv[1][1])[:8])
+    if all(tasks.values()):
+        ratio = max(tasks.values()) / min(tasks.values())
+        r["busy_dd_ratio"] = round(ratio, 2)
+        if ratio > TOP_TASK_RATIO:
+            reasons.append("busy and dd: %.2f%% and %.2f%% of top's last window (need "
+                           "within %.1fx of each other)" % (tasks["busy"], tasks["dd"],
+                                                            TOP_TASK_RATIO))
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
 JUDGES = [
     (r"linux-(pv|pvh|hvm)-profile", judge_profile),
     (r"linux-(pv|pvh|hvm)-stack", judge_stack),
+    (r"linux-(pv|pvh)-top", judge_top),
 ]

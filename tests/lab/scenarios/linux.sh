@@ -15,6 +15,8 @@
 #   linux-TYPE-stack     then `xen-uniprof stack` of the running guest by name, as JSON:
 #                        every vCPU's frames named from the image, each kernel-mode walk
 #                        complete (judges/linux.py)
+#   linux-TYPE-top       then `xen-uniprof top -b -n 2 -d 5` of it: the busy loop's and
+#                        dd's tasks rows of their own, with about equal totals
 # The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
 # "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
 # lands in its console log (ID.console.txt by guest_down).  The helpers (lx_wait_for,
@@ -28,8 +30,8 @@ LX_LIMIT=300
 for type in pv pvh; do
     g=linux-$type
     id=$g-profile
-    guest_up $g $id $g-stack
-    { selected $id || selected $g-stack; } && linux_ready $g
+    guest_up $g $id $g-stack $g-top
+    { selected $id || selected $g-stack || selected $g-top; } && linux_ready $g
     TRUTH_FN=linux_truth
     TRUTH_WINDOW="0.3 39.2"
     # run() interrupts a command 60 s after $LAB_MAX_SECONDS: reading the bzImage before
@@ -42,6 +44,7 @@ for type in pv pvh; do
     unset TRUTH_FN TRUTH_WINDOW
     selected $id && linux_answered $g $id
     run $g-stack xen-uniprof stack $g --format json
+    RUN_GUEST=$g run $g-top xen-uniprof top -b -n 2 -d 5 $g
     LAB_MAX_SECONDS=$lx_max
     guest_down $g
 done
