@@ -19,7 +19,8 @@ const char *const xu_default_roots[] = {
     "thread_starter",                       /* Mini-OS */
     "asm_thread_starter",                   /* Unikraft */
     "ret_from_fork", "ret_from_fork_asm",   /* Linux */
-    "startup_64", "secondary_startup_64", "cpu_bringup_and_idle",
+    "startup_64", "secondary_startup_64", "secondary_startup_64_no_verify",
+    "cpu_bringup_and_idle",
     "_start", "_start_ap",                  /* the lab's test guests */
     NULL,
 };
@@ -178,9 +179,16 @@ static bool is_root(const struct xu_vouch *v, uint64_t addr)
     return false;
 }
 
-/* Every return address of s follows a call: frames 1.. that are neither a
- * boundary marker nor the exact PC an event interrupted. */
-static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack *s)
+/*
+ * Every return address of s follows a call: frames 1.. that are neither a
+ * boundary marker nor the exact PC an event interrupted, nor the outermost
+ * frame (last) when it is a root: where a thread's stack begins, its
+ * "return address" may be one pushed by hand for unwinders to stop at
+ * (Linux's head_64.S pushes .Lafter_lret under the boot CPU's and every
+ * secondary CPU's first function).
+ */
+static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack *s,
+                                 uint32_t last, bool last_is_root)
 {
     size_t n = v->arch->call_window;
     uint32_t i;
@@ -188,6 +196,8 @@ static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack
     if (!v->arch->follows_call || !v->code)
         return true;        /* nothing to check with: the walk's word stands */
     for (i = 1; i < s->depth; i++) {
+        if (i == last && last_is_root)
+            continue;
         const uint8_t *b;
 
         if (xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL)
@@ -228,12 +238,14 @@ void xu_vouch_profile(struct xu_profile *p, const struct xu_vouch *v)
         const struct xu_stack *s = xu_profile_stack(p, i);
         enum xu_walk_end end = s->end;
         uint32_t last = outermost(s);
+        bool root;
 
         if (end != XU_WALK_COMPLETE && end != XU_WALK_CFI_ROOT)
             continue;
-        if (!returns_follow_calls(v, s))
+        root = is_root(v, xu_stack_lookup_addr(s, last));
+        if (!returns_follow_calls(v, s, last, root))
             end = XU_WALK_NOT_CALL;
-        else if (end == XU_WALK_COMPLETE && !is_root(v, xu_stack_lookup_addr(s, last)))
+        else if (end == XU_WALK_COMPLETE && !root)
             end = XU_WALK_NOT_ROOT;
         else
             end = XU_WALK_COMPLETE;

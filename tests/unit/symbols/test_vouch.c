@@ -151,6 +151,18 @@ static void test_return_after_no_call(void **state)
     assert_int_equal(vouched(*state, pcs, 3, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_CALL);
 }
 
+/* A root's own frame may hold a return address pushed by hand, after no
+ * call (Linux's head_64.S does, for unwinders to stop there); a frame
+ * that is no root may not, outermost or not. */
+static void test_root_frame_needs_no_call(void **state)
+{
+    const uint64_t pcs[] = { WORK + 3, RET_IN_MAIN, STARTER + 0x40 };
+    const uint64_t not_root[] = { WORK + 3, RET_IN_STARTER, NOT_AFTER_CALL };
+
+    assert_int_equal(vouched(*state, pcs, 3, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+    assert_int_equal(vouched(*state, not_root, 3, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_CALL);
+}
+
 static void test_return_outside_the_code(void **state)
 {
     const uint64_t pcs[] = { WORK + 3, 0x18620, RET_IN_ENTRY };
@@ -432,6 +444,7 @@ int main(void)
         T(test_chain_to_a_thread_starter),
         T(test_lone_leaf_is_not_a_root),
         T(test_return_after_no_call),
+        T(test_root_frame_needs_no_call),
         T(test_return_outside_the_code),
         T(test_roots_list_replaces_the_defaults),
         T(test_cfi_root_is_vouched_if_calls_check),
