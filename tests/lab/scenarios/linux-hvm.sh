@@ -38,6 +38,8 @@ run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=
 unset TRUTH_FN TRUTH_WINDOW
 selected $id && linux_answered $g $id
 # where every vCPU is now, its kernel named at the slide stack found and confirmed itself
+RUN_GUEST=$g
 run $g-stack xen-uniprof stack $g --format json
+RUN_GUEST=
 LAB_MAX_SECONDS=$lxh_max
 guest_down $g

@@ -43,8 +43,11 @@ for type in pv pvh; do
         -o /out/$id.folded --stats /out/$id.stats.json
     unset TRUTH_FN TRUTH_WINDOW
     selected $id && linux_answered $g $id
+    # the guest is not the commands' second word (run's default)
+    RUN_GUEST=$g
     run $g-stack xen-uniprof stack $g --format json
-    RUN_GUEST=$g run $g-top xen-uniprof top -b -n 2 -d 5 $g
+    run $g-top xen-uniprof top -b -n 2 -d 5 $g
+    RUN_GUEST=
     LAB_MAX_SECONDS=$lx_max
     guest_down $g
 done
