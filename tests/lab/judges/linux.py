@@ -4,6 +4,9 @@ bzImage as a PV and a PVH domU, and as an HVM domU by the device model (KASLR on
 run must say the slide it found and confirmed), profiled by name with no --elf, against
 the guest's own accounting.
 
+The guest runs its known work on its CPU 1 (nohz_full) and the profile is written
+--per-vcpu: the user share, the tasks' shares and perf's (-C 1) are compared on vCPU 1's
+samples (WORK_VCPU), the rest on all of them.
 What is judged is what xen-uniprof can do today:
   * the run: exit 0, at least MIN_SAMPLES samples, the guest running afterwards and its
     console free of a kernel crash (a "shut down" that was a crash must not pass);
@@ -418,6 +421,31 @@ def kernel_chains(stacks):
     return c
 
 
+VCPU_RE = re.compile(r"vcpu(\d+)$")
+# The vCPU the guest runs its known work on, when its READY line says it pinned it there
+# (tests/guests/linux/init: CPU 1, nohz_full); the profile is written --per-vcpu, and
+# what is compared with the guest's accounting and with perf (-C 1) is that vCPU's.
+WORK_VCPU = 1
+
+
+def work_pinned(ready):
+    return " nohz_full=1 " in ready and " work=taskset 2 " in ready
+
+
+def by_vcpu(stacks):
+    """(the stacks without their vcpuN root frame, {vCPU: those stacks}); lines written
+    without --per-vcpu are under None."""
+    out, per = [], {}
+    for frames, n in stacks:
+        v = None
+        m = VCPU_RE.match(frames[0]) if frames else None
+        if m:
+            v, frames = int(m.group(1)), frames[1:]
+        out.append((frames, n))
+        per.setdefault(v, []).append((frames, n))
+    return out, per
+
+
 def tasks_user(stacks, truth):
     """Of the running samples of the guest's known tasks (matched by pid): how many, and
     how many in user mode ([user] as sampled); the tasks' own utime and utime + stime."""
@@ -452,8 +480,7 @@ def check_user_share(stacks, truth, ready, counts, r, reasons):
     r["user_share"] = u
     if not truth:
         return
-    precise = " nohz_full=1 " in ready and " work=taskset 2 " in ready
-    if precise and truth["tasks"]:
+    if work_pinned(ready) and truth["tasks"]:
         n, nu, ut, cpu = tasks_user(stacks, truth)
         u.update({"from": "the known tasks' [user] samples, as taken",
                   "guest_from": "the known tasks' utime / (utime + stime), on their "
@@ -588,15 +615,19 @@ def judge_profile(d, sid, m):
     st = tool_stats(d, sid)
     r.update({k: st.get(k) for k in ("rate_hz", "missed_deadlines", "paused_us",
                                      "complete_stacks_pct", "walks", "stop_reason")})
-    stacks = parse_folded(read_id(d, sid, ".folded", ""))
+    ready = r.get("guest_ready") or ""
+    stacks, per_vcpu = by_vcpu(parse_folded(read_id(d, sid, ".folded", "")))
+    work = per_vcpu[WORK_VCPU] if work_pinned(ready) and WORK_VCPU in per_vcpu else stacks
+    r["compared_samples"] = "vCPU %d's" % WORK_VCPU if work is not stacks else "all vCPUs'"
     total = sum(n for _, n in stacks)
     r["samples"] = total
     if total < MIN_SAMPLES:
         reasons.append("%d samples (need %d)" % (total, MIN_SAMPLES))
-    by, names, unnamed = classify(stacks)
+    by, _, unnamed = classify(stacks)
     r["leaves_by_state"] = by
     r["caller_frames"] = caller_frames(stacks)
-    run = by.get("[running]", {})
+    run = classify(work)[0].get("[running]", {})
+    names = classify(work)[1]
     kernel = run.get("kernel_named", 0) + run.get("kernel_unnamed", 0)
     all_unnamed = sum(c["kernel_unnamed"] for c in by.values())
     r["kernel_unnamed_samples"] = all_unnamed
@@ -610,10 +641,9 @@ def judge_profile(d, sid, m):
     user = run.get("user", 0)
     if not kernel and not user:
         reasons.append("no sample found the vCPU running")
-    c_user, c_kernel, c_names = charged_shares(stacks)
+    c_user, c_kernel, c_names = charged_shares(work)
     truth = guest_truth(d, sid, guest, r, reasons)
-    check_user_share(stacks, truth, r.get("guest_ready") or "",
-                     (user, kernel, c_user, c_kernel), r, reasons)
+    check_user_share(work, truth, ready, (user, kernel, c_user, c_kernel), r, reasons)
     r["top_kernel_self_pct"] = [
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
          "pct_of_kernel": round(pct(v, kernel), 2)}
@@ -626,7 +656,11 @@ def judge_profile(d, sid, m):
                        "others end at %s)" % (chains["whole_pct"], MIN_WHOLE_KERNEL_PCT,
                                              ", ".join("%s x%d" % kv for kv in
                                                        list(chains["other_roots"].items())[:4])))
-    check_tasks(stacks, truth, r, reasons)
+    check_tasks(work, truth, r, reasons)
+    if work is not stacks:
+        unnamed_tasks = sum(n for f, n in stacks if task_of(f) is None)
+        if unnamed_tasks:
+            reasons.append("%d samples of the other vCPUs name no task" % unnamed_tasks)
     r["pending"] = list(PENDING)
     check_perf(d, sid, guest, c_names, c_user + c_kernel, r, reasons)
     return finish(r, reasons)

@@ -33,7 +33,7 @@ TRUTH_FN=linux_truth
 TRUTH_WINDOW="0.3 39.2"
 lxh_max=$LAB_MAX_SECONDS
 LAB_MAX_SECONDS=$LXH_LIMIT
-run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split \
+run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split --per-vcpu \
     -o /out/$id.folded --stats /out/$id.stats.json
 unset TRUTH_FN TRUTH_WINDOW
 selected $id && linux_answered $g $id

@@ -6,8 +6,9 @@
 # --add-scenarios linux (scripts/test adds it under XU_TEST_ALL=1).
 #   linux-TYPE-profile   the guest by name with no --elf, as an admin would run it (its
 #                        config's kernel = the bzImage: xen-uniprof must find the symbols
-#                        in the image by itself), 20,000 samples at $LAB_SHARE_FREQ split
-#                        by vCPU state, --stats; over the sampling (TRUTH_WINDOW, as in
+#                        in the image by itself), 40,000 samples (two vCPUs) at
+#                        $LAB_SHARE_FREQ split by vCPU and its state, --stats; the guest
+#                        runs its known work on its CPU 1; over the sampling (TRUTH_WINDOW, as in
 #                        the states set) the guest prints its /proc/stat cpu line and
 #                        each task's /proc/PID/stat to its console when asked, and
 #                        the self shares of perf record -e cpu-clock -a -g inside it over
@@ -39,7 +40,7 @@ for type in pv pvh; do
     # interrupted after 30 s of sampling
     lx_max=$LAB_MAX_SECONDS
     LAB_MAX_SECONDS=$LX_LIMIT
-    run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split \
+    run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split --per-vcpu \
         -o /out/$id.folded --stats /out/$id.stats.json
     unset TRUTH_FN TRUTH_WINDOW
     selected $id && linux_answered $g $id
