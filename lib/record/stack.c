@@ -173,6 +173,7 @@ static enum xu_record_result at_slide(struct run *r)
         return XU_RECORD_FAILURE;   /* the check's unpause failed for good, and said so */
     if (slide && xu_record_relocate(&r->elf, r->code, r->unwind_table, slide, r->log) < 0)
         return XU_RECORD_FAILURE;
+    r->src.slide = slide;
     return XU_RECORD_OK;
 }
 

@@ -295,7 +295,12 @@ static void text_snapshot(FILE *f, const struct xu_stack_source *src,
                 snap->nr_vcpus == 1 ? "" : "s", snap->index + 1, snap->total, when);
     if (src->core && src->xen_major)
         fprintf(f, ", written by Xen %u.%u", src->xen_major, src->xen_minor);
-    fprintf(f, "\nsymbols: %s\n", src->elf ? src->elf : "none (frames are addresses)");
+    fprintf(f, "\nsymbols: %s", src->elf ? src->elf : "none (frames are addresses)");
+    if (src->slide)
+        fprintf(f, ", its kernel moved 0x%" PRIx64 " bytes %s its link-time addresses (KASLR)",
+                src->slide > 0 ? (uint64_t)src->slide : -(uint64_t)src->slide,
+                src->slide > 0 ? "above" : "below");
+    fputc('\n', f);
     for (v = 0; v < snap->nr_vcpus; v++) {
         fputc('\n', f);
         text_vcpu(f, src, snap, v);
@@ -329,7 +334,9 @@ void xu_stack_print_begin(FILE *f, const struct xu_stack_source *src)
         fputs("null", f);
     fputs(", \"elf\": ", f);
     json_str(f, src->elf);
-    fprintf(f, ", \"max_depth\": %u,\n  \"snapshots\": [", src->max_depth);
+    fprintf(f, ", \"slide\": \"%s0x%" PRIx64 "\", \"max_depth\": %u,\n  \"snapshots\": [",
+            src->slide < 0 ? "-" : "",
+            src->slide < 0 ? -(uint64_t)src->slide : (uint64_t)src->slide, src->max_depth);
 }
 
 int xu_stack_print_snapshot(FILE *f, const struct xu_stack_source *src,

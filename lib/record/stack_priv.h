@@ -42,6 +42,8 @@ struct xu_stack_source {
     unsigned int guest_width;
     const struct xu_arch_ops *arch;
     const char *elf;                /* shown ELF path, or NULL */
+    int64_t slide;                  /* where the kernel runs, less the ELF's addresses
+                                     * (KASLR, confirmed by the ELF check), or 0 */
     unsigned int max_depth;
     unsigned int xen_major, xen_minor;  /* core: its Xen version note (0.0: none) */
 };
