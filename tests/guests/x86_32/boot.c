@@ -24,6 +24,13 @@ extern char pd[], pdpt[];
 extern char ap_stack_top[];
 extern void _start_ap(void);
 
+/* Whether this build calls Xen at all (see start_kernel). */
+#ifdef X86_32_PAE
+#define X86_32_HYPERCALLS 0
+#else
+#define X86_32_HYPERCALLS 1
+#endif
+
 static int have_hypercalls;
 static struct vcpu_hvm_context ap_ctxt;
 
@@ -138,13 +145,23 @@ void start_kernel(unsigned long start_info_pa);
 void start_kernel(unsigned long start_info_pa)
 {
     (void)start_info_pa;
-#ifdef X86_32_PAE
-    console_puts("xu-guest: x86_32 boot, PAE paging\n");
-#else
-    console_puts("xu-guest: x86_32 boot, 2-level paging\n");
-#endif
-    setup_hypercall_page();
-    truth_init();
+    /* Under the lab's Xen 4.17 on QEMU's emulation, the PAE build never got
+     * past its first CPUID once paging was on: xenctx showed EIP on that
+     * CPUID with the same registers in dumps seconds apart, PVH and HVM
+     * alike, while the 2-level build runs the same code.  Why is not found
+     * (one guess: without SVM's next-RIP Xen decodes an intercepted
+     * instruction through the guest's tables to skip it, and that fails for
+     * these PAE tables).  So the PAE build makes no hypercall: no hypercall
+     * page, no self-timing (the lab then judges it against the design
+     * split), no second vCPU.  Port I/O (its intercept names the next
+     * instruction) still prints. */
+    if (X86_32_HYPERCALLS) {
+        console_puts("xu-guest: x86_32 boot, 2-level paging\n");
+        setup_hypercall_page();
+        truth_init();
+    } else {
+        console_puts("xu-guest: x86_32 boot, PAE paging (no hypercalls)\n");
+    }
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */
     void (*volatile entry)(void) = main;
