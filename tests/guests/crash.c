@@ -13,7 +13,7 @@
 #include "guest.h"
 
 volatile unsigned long progress;
-unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+unsigned long work_seed = WORK_SEED_INIT;
 
 #define NON_CANONICAL 0x8000000000000000UL
 

@@ -17,6 +17,8 @@
 #ifndef GUEST_H
 #define GUEST_H
 
+#include <stdint.h>
+
 /* Console: PV console ring (PV), Xen's debug port 0xe9 (PVH) or the emulated
  * SBSA UART (arm64).  Slow: the
  * programs print only every few hundred rounds so the hot loops dominate. */
@@ -30,15 +32,16 @@ long start_secondary_vcpu(unsigned int id);
 /* VCPUOP_* (Xen's vcpu_op hypercall) for vCPU vcpu; returns Xen's result. */
 long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg);
 
-/* The cycle counter: the TSC on x86-64, the virtual counter on arm64.  Only
- * its differences are used, never its rate (see truth.h). */
-static inline __attribute__((always_inline)) unsigned long guest_cycles(void)
+/* The cycle counter: the TSC on x86, the virtual counter on arm64.  Only
+ * its differences are used, never its rate (see truth.h).  64 bits on every
+ * width: a 32-bit guest's TSC would wrap in seconds. */
+static inline __attribute__((always_inline)) uint64_t guest_cycles(void)
 {
-#if defined(__x86_64__)
-    unsigned int lo, hi;
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t lo, hi;
 
     __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((unsigned long)hi << 32) | lo;
+    return ((uint64_t)hi << 32) | lo;
 #elif defined(__aarch64__)
     unsigned long v;
 
@@ -65,6 +68,7 @@ void do_hypervisor_callback(void);
 /* A hypercall through the hypercall page (page + nr * 32); the boot code's own
  * copies stay static so the other programs do not change. */
 extern char hypercall_page[];
+#if defined(__x86_64__)
 static inline long guest_hypercall3(unsigned int nr, unsigned long a1,
                                     unsigned long a2, unsigned long a3)
 {
@@ -79,6 +83,7 @@ static inline long guest_hypercall3(unsigned int nr, unsigned long a1,
                      : "memory", "rcx", "r11", "r10", "r8", "r9");
     return ret;
 }
+#endif
 
 /* Provided by the shared program. */
 void main(void);
@@ -111,16 +116,25 @@ extern volatile unsigned long progress;
 #define WORK_ITERS 10000UL
 #endif
 
-/* xorshift64: racy when both vCPUs of smp use it, which only scrambles it
- * more. */
+/* xorshift64, or xorshift32 where a long has 32 bits (its shifts are
+ * Marsaglia's for that width): racy when both vCPUs of smp use it, which only
+ * scrambles it more.  Each program defines the seed as
+ * unsigned long work_seed = WORK_SEED_INIT; */
+#define WORK_SEED_INIT ((unsigned long)0x9e3779b97f4a7c15ULL)
 extern unsigned long work_seed;
 static inline __attribute__((always_inline)) unsigned long work_random(void)
 {
     unsigned long x = work_seed;
 
+#if __SIZEOF_LONG__ == 8
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
+#else
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+#endif
     work_seed = x;
     return x;
 }

@@ -67,7 +67,7 @@ static volatile uint64_t block_deadline;
 volatile unsigned long progress;
 volatile unsigned long upcalls;     /* do_hypervisor_callback runs */
 volatile unsigned long blocks;      /* block_for calls completed */
-unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+unsigned long work_seed = WORK_SEED_INIT;
 
 /* Set by events_init before it enables delivery: the first upcall may come
  * before events_init returns. */

@@ -17,7 +17,7 @@
 #include "truth.h"
 
 volatile unsigned long progress;
-unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+unsigned long work_seed = WORK_SEED_INIT;
 
 NOINLINE void function_3(void) { TIMED_WORK(3, 3); }
 NOINLINE void function_4(void) { TIMED_WORK(4, 2); }

@@ -25,7 +25,7 @@
 #endif
 
 volatile unsigned long progress;
-unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+unsigned long work_seed = WORK_SEED_INIT;
 
 WORK_FUNCTION void function_1(void) { TIMED_WORK(1, 1); }
 WORK_FUNCTION void function_2(void) { TIMED_WORK(2, 1); }

@@ -13,7 +13,7 @@
 #include "guest.h"
 
 volatile unsigned long progress;
-unsigned long work_seed = 0x9e3779b97f4a7c15UL;
+unsigned long work_seed = WORK_SEED_INIT;
 volatile unsigned long progress_ap;  /* vCPU 1's heartbeat */
 
 NOINLINE void function_1(void) { WORK(1); }

@@ -17,7 +17,7 @@
 volatile struct guest_truth guest_truth = {
     .magic = TRUTH_MAGIC,
     .version = TRUTH_VERSION,
-    .gap_cycles = ~0UL,         /* no gaps before the calibration */
+    .gap_cycles = ~0ULL,        /* no gaps before the calibration */
 };
 volatile struct truth_runstate truth_runstate;
 

@@ -76,12 +76,14 @@ extern volatile struct guest_truth guest_truth;
  * once, from the boot code on vCPU 0, before main(). */
 void truth_init(void);
 
-/* Xen's runstate area (xen/include/public/vcpu.h, the same on x86-64 and
- * arm64): times in ns of Xen's system time, updated by Xen whenever the vCPU
- * changes state, so never while it runs. */
+/* Xen's runstate area (xen/include/public/vcpu.h): times in ns of Xen's
+ * system time, updated by Xen whenever the vCPU changes state, so never while
+ * it runs.  No explicit padding after state: the compiler's alignment of a
+ * 64-bit member is the layout Xen writes for each guest width (8 on x86-64
+ * and arm, so 4 bytes of padding; 4 on i386, so none: Xen's compat layout
+ * for a 32-bit x86 guest). */
 struct truth_runstate {
     int32_t state;
-    uint32_t pad;
     uint64_t state_entry_time;
     uint64_t time[4];           /* running, runnable, blocked, offline */
 };

@@ -363,9 +363,11 @@ xenctx_samples() {
         xenctx_arm_samples "$id" "$name" "$n"
         return 0
     fi
-    # xenctx symbolizes only above its user/kernel split: a PVH guest lives at 1 MiB.
+    # xenctx symbolizes only above its user/kernel split: a PVH guest lives at 1 MiB, and
+    # the 32-bit guests (tests/guests/x86_32, x86_32pv) at 0xc0000000 and up, under the
+    # split of a 64-bit xenctx.
     k=
-    case $name in *-pvh) k="-k 0 " ;; esac
+    case $name in *-pvh|*-hvm|*-x86_32-pv) k="-k 0 " ;; esac
     echo "xenctx -f -C $k-s /guests/$name.map $name" > "/out/$id.cmd"
     domid=$(xl domid "$name" 2>/dev/null)
     i=0

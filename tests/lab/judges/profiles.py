@@ -499,6 +499,10 @@ def judge(d, sid, m):
 # that reads it and the instruction (x86-64: mov %rsp,%rbp; AArch64: mov x29, sp).
 FP_SETUP = {"pv": ("objdump", r"mov\s+%rsp,%rbp"), "pvh": ("objdump", r"mov\s+%rsp,%rbp"),
             "arm": ("aarch64-linux-gnu-objdump", r"(mov|add)\s+x29,\s*sp")}
+# 32-bit x86 (tests/guests/x86_32): mov %esp,%ebp.  A -fomit-frame-pointer i386 function
+# still pushes EBP when it uses it as a general register, so the push alone says nothing.
+for _t in ("x86_32-pvh", "x86_32pae-pvh", "x86_32-hvm", "x86_32pae-hvm", "x86_32-pv"):
+    FP_SETUP[_t] = ("objdump", r"mov\s+%esp,%ebp")
 
 
 def sets_frame_pointer(elf, gtype, function):
@@ -550,6 +554,11 @@ def judge_fp_control(d, sid, m):
     return finish(r, reasons)
 
 
-# Guest types: pv and pvh (x86_64), arm (arm64: tests/guests/arm64, no PV/PVH there).
-JUDGES = [(r"(ratio|nested|smp|hcall)(-nofp)?-(pv|pvh|arm)-(xencall|xc)", judge),
-          (r"(ratio|nested|hcall)-nofp-(pv|pvh|arm)-fp-control", judge_fp_control)]
+# Guest types: pv and pvh (x86_64), arm (arm64: tests/guests/arm64, no PV/PVH there), and
+# the 32-bit x86 guests of scenarios/x86_32.sh (tests/guests/x86_32: 2-level paging or PAE,
+# PVH or HVM).
+X86_32_TYPES = r"x86_32(?:pae)?-(?:pvh|hvm)|x86_32-pv"
+JUDGES = [(r"(ratio|nested|smp|hcall)(-nofp)?-(pv|pvh|arm|%s)-(xencall|xc)" % X86_32_TYPES,
+           judge),
+          (r"(ratio|nested|hcall)-nofp-(pv|pvh|arm|%s)-fp-control" % X86_32_TYPES,
+           judge_fp_control)]

@@ -282,5 +282,6 @@ def judge_arm(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"(ratio|nested|smp|hcall)-(pv|pvh)-xenctx", judge),
+# (the 32-bit x86 guests too: scenarios/x86_32.sh; xenctx reads a 32-bit HVM/PVH vCPU)
+JUDGES = [(r"(ratio|nested|smp|hcall)-(pv|pvh|x86_32(?:pae)?-(?:pvh|hvm)|x86_32-pv)-xenctx", judge),
           (r"(ratio|nested|smp)-arm-xenctx", judge_arm)]
