@@ -20,6 +20,13 @@
 #include "expect_walk.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
+#if defined(HAVE_LIBDW) && defined(XU_TEST_CFI_I386_FIXTURE)
+#include <elf.h>
+
+#include "symbols/xu_symbols.h"
+#include "unwind/xu_cfi.h"
+#define CFI_I386 1
+#endif
 
 #define NR_FRAMES  1024u
 #define STACK_LO   0xc1000000ULL
@@ -235,6 +242,76 @@ static void test_interrupt_frame(void **state)
     expect_chain(pcs, &res, XU_WALK_COMPLETE, want, 5);
 }
 
+#ifdef CFI_I386
+static struct xu_log quiet_log = { .emit = NULL, .min_level = XU_LOG_ERROR };
+
+static uint64_t addr_of(const struct xu_symtab *st, const char *name)
+{
+    const struct xu_symbol *s = xu_symtab_find(st, name);
+
+    assert_non_null(s);
+    return s->start;
+}
+
+/*
+ * The i386 fixture's CFI (from .eh_frame, or .debug_frame with its
+ * absolute 4-byte addresses), walked over the stack its functions build:
+ * fx32_leaf stopped after its prologue (CFA ebp + 8), fx32_mid without a
+ * frame pointer (CFA esp + 16, ebx saved), fx32_entry the root (eip
+ * undefined).
+ */
+static void cfi_walk(const char *path)
+{
+    struct xu_symtab *st = NULL;
+    struct xu_cfi_table *cfi = NULL;
+    struct xu_unwind_env env;
+    struct xu_vcpu_regs r;
+    struct xu_unwind_result res;
+    uint64_t pcs[16], want[3], e = STACK_LO + 0x3f00;
+
+    assert_int_equal(xu_symtab_open_for(path, EM_386, &quiet_log, &st), 0);
+    assert_int_equal(xu_cfi_open(path, NULL, &quiet_log, &cfi), 0);
+    want[0] = addr_of(st, "fx32_leaf_body");
+    want[1] = addr_of(st, "fx32_ret_mid");
+    want[2] = addr_of(st, "fx32_ret_entry");
+    assert_true(want[0] >= 0xc0100000ULL && want[0] < 0xc0101000ULL);
+    record(e, 0, want[1]);                      /* leaf: saved ebp, return */
+    assert_int_equal(sim32_write_u32(&f.g, e + 8, 0x11111111), 0);   /* mid's locals */
+    assert_int_equal(sim32_write_u32(&f.g, e + 12, 0x22222222), 0);
+    assert_int_equal(sim32_write_u32(&f.g, e + 16, 0x33333333), 0);  /* saved ebx */
+    assert_int_equal(sim32_write_u32(&f.g, e + 20, (uint32_t)want[2]), 0);
+    sim32_regs(&f.g, want[0], e, e, &r);
+    memset(&env, 0, sizeof(env));
+    env.cfi = cfi;
+    xu_mem_begin(f.m);
+    xu_mem_set_context(f.m, &r);
+    xu_unwind_cfi_ops.walk(&env, f.m, &r, pcs, 16, &res);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want, 3);
+    xu_cfi_free(cfi);
+    xu_symtab_free(st);
+}
+#endif
+
+static void test_cfi_eh_frame(void **state)
+{
+    (void)state;
+#ifdef CFI_I386
+    cfi_walk(XU_TEST_CFI_I386_FIXTURE);
+#else
+    skip();
+#endif
+}
+
+static void test_cfi_debug_frame(void **state)
+{
+    (void)state;
+#ifdef CFI_I386
+    cfi_walk(XU_TEST_CFI_I386_FIXTURE_DBG);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +322,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mode_changed, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_hypercall_stub, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_interrupt_frame, setup_2level, teardown),
+        cmocka_unit_test_setup_teardown(test_cfi_eh_frame, setup_pae, teardown),
+        cmocka_unit_test_setup_teardown(test_cfi_debug_frame, setup_2level, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
