@@ -83,17 +83,23 @@ static int regs_io_failed(void *ctx, const char *call, int err)
     return xu_xen_domctl_failed(t->log, call, t->domid, err);
 }
 
-int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
-                     const struct xu_domain_info *info, unsigned int vcpu,
-                     struct xu_vcpu_regs *out)
+/* The backend's domctls as the architecture reads a vCPU with them. */
+static struct xu_xen_regs_io regs_io(struct xu_target *t, const struct xu_xen_domctls *d)
 {
-    const struct xu_xen_regs_io io = {
+    return (struct xu_xen_regs_io){
         .ctx = t,
         .vcpu_context = d->vcpu_context,
         .hvm_record = d->hvm_record,
         .vcpu_online = d->vcpu_online,
         .failed = regs_io_failed,
     };
+}
+
+int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
+                     const struct xu_domain_info *info, unsigned int vcpu,
+                     struct xu_vcpu_regs *out)
+{
+    const struct xu_xen_regs_io io = regs_io(t, d);
 
     return xu_arch_xen_native.vcpu_regs(&io, info, vcpu, out);
 }
@@ -101,13 +107,7 @@ int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
 int xu_xen_guest_arch(struct xu_target *t, const struct xu_xen_domctls *d,
                       const struct xu_domain_info *info)
 {
-    const struct xu_xen_regs_io io = {
-        .ctx = t,
-        .vcpu_context = d->vcpu_context,
-        .hvm_record = d->hvm_record,
-        .vcpu_online = d->vcpu_online,
-        .failed = regs_io_failed,
-    };
+    const struct xu_xen_regs_io io = regs_io(t, d);
     const struct xu_arch_ops *arch = NULL;
     const char *why = "its mode is not one this build profiles";
     int rc = xu_arch_xen_native.guest_arch(&io, info, &arch, &why);
