@@ -16,13 +16,15 @@
 #include "symbols/xu_decompress.h"
 #include "target/xu_target.h"
 
-/* What this build profiles: on Xen the guests have the dom0's architecture. */
+/* What this build profiles: the guests of a Xen of the dom0's architecture,
+ * each read by the rules of the width Xen reports for it. */
 static const char *native_guests(void)
 {
     const struct xu_arch_ops *a = xu_arch_native();
 
     if (a == &xu_arch_x86_64)
-        return "x86-64 PV, PVH and HVM guests (64-bit; others: where they are stopped only)";
+        return "x86 PV, PVH and HVM guests, 64-bit and 32-bit (protected mode: paging off, "
+               "2-level or PAE; real mode refused)";
     if (a && strcmp(a->name, "arm64") == 0)
         return "arm64 guests (AArch64 at EL1 or EL0; AArch32: where they are stopped only)";
     return "none on this host's architecture";

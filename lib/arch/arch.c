@@ -9,6 +9,7 @@
 /* Every architecture's page walk and frame rules are built on every host. */
 static const struct xu_arch_ops *const arches[] = {
     &xu_arch_x86_64,
+    &xu_arch_x86_32,
     &xu_arch_arm64,
 };
 

@@ -14,7 +14,8 @@
  *   - whether the innermost return address may still sit in a register;
  *   - the DWARF register numbers the CFI table tracks.
  *
- * One folder per architecture (arch/x86_64/, arch/arm64/) holds the same
+ * One folder per architecture (arch/x86_64/, arch/x86_32/, arch/arm64/;
+ * arch/x86/ holds the machine code rules both x86 widths share) holds the same
  * files: arch.c (this struct and the frame rules), pagewalk.c (the
  * translation), context.c (Xen's vCPU structures -> struct xu_vcpu_regs)
  * and xen.c (reading them through the backend: struct xu_arch_xen).  arch.c
@@ -22,9 +23,10 @@
  * so any guest can be simulated and tested anywhere; context.c needs Xen's
  * headers (arm64's reads xen/foreign/arm64.h, so it is built and tested on
  * any host with a Xen backend); xen.c is built only for the build's own
- * architecture, with a Xen backend.  On Xen a
- * guest has the architecture of its host: the Xen backends use
- * xu_arch_native() and xu_arch_xen_native; the simulated guest picks any.
+ * architecture, with a Xen backend: it reads the vCPUs of every guest
+ * width that Xen runs there (on x86 both 64-bit and 32-bit guests) and
+ * says which architecture a domain has (guest_arch), from what Xen
+ * reports of that domain; the simulated guest picks any.
  *
  * The guest is hostile input: translate() must bound its walk by the number
  * of levels and check every entry it reads; the other ops only compute.
@@ -74,11 +76,12 @@ struct xu_xen_regs_io {
 };
 
 struct xu_arch_ops {
-    const char *name;               /* "x86_64", "arm64" */
-    uint16_t elf_machine;           /* EM_X86_64, EM_AARCH64: the ELFs it accepts */
+    const char *name;               /* "x86_64", "x86_32", "arm64" */
+    uint16_t elf_machine;           /* EM_X86_64, EM_386, EM_AARCH64: the ELFs it accepts */
 
     /* Bytes in a stack word: a saved frame pointer, a stored return
-     * address, a pushed register (8 on 64-bit guests, 4 on 32-bit ones). */
+     * address, a pushed register (8 on 64-bit guests, 4 on 32-bit ones).
+     * Unwinders read the stack in these words (xu_mem_read_words()). */
     uint8_t word_bytes;
 
     /* DWARF register numbers of the stack pointer, frame pointer and the
@@ -194,15 +197,28 @@ struct xu_arch_xen {
      * the same call as the pause, and answer vcpu_regs() from it. */
     void (*first_read)(const struct xu_domain_info *info, unsigned int vcpu,
                        struct xu_xen_read *out);
+    /*
+     * The architecture of this domain's guest, from what Xen reports of
+     * it (never the dom0's own): for x86 the PV guest width, or the mode
+     * of the first online vCPU of a PVH/HVM guest.  0 with *out set;
+     * -EOPNOTSUPP with *why, a line for the user, when the guest is in a
+     * mode not profiled (x86 real mode); another negative errno after
+     * reporting a failed read.  Read once, at open: a vCPU whose mode
+     * later differs is the run's to mark (its stack is not readable by
+     * the chosen architecture's stack_readable()).
+     */
+    int (*guest_arch)(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                      const struct xu_arch_ops **out, const char **why);
 };
 
 extern const struct xu_arch_ops xu_arch_x86_64;
+extern const struct xu_arch_ops xu_arch_x86_32;
 extern const struct xu_arch_ops xu_arch_arm64;
 extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
 
 /* The architecture of the Xen this binary was built for (its guests'). */
 const struct xu_arch_ops *xu_arch_native(void);
-/* By name ("x86_64", "arm64") or by ELF e_machine; NULL when unknown. */
+/* By name ("x86_64", "x86_32", "arm64") or by ELF e_machine; NULL when unknown. */
 const struct xu_arch_ops *xu_arch_by_name(const char *name);
 const struct xu_arch_ops *xu_arch_by_elf_machine(unsigned int machine);
 

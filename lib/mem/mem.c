@@ -329,6 +329,24 @@ int xu_mem_read_u64(struct xu_mem *m, uint64_t va, uint64_t *out)
     return 0;
 }
 
+int xu_mem_read_words(struct xu_mem *m, uint64_t va, uint64_t *out, unsigned int n)
+{
+    uint32_t narrow[XU_MEM_MAX_WORDS];
+    unsigned int i;
+    int rc;
+
+    if (n > XU_MEM_MAX_WORDS)
+        return -(int)XU_MEM_UNSUPPORTED;
+    if (m->arch->word_bytes == 8)
+        return n == 1 ? xu_mem_read_u64(m, va, out) : xu_mem_read(m, va, out, n * 8ULL);
+    rc = xu_mem_read(m, va, narrow, n * 4ULL);
+    if (rc < 0)
+        return rc;
+    for (i = 0; i < n; i++)
+        out[i] = narrow[i];
+    return 0;
+}
+
 const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m)
 {
     return m->arch;

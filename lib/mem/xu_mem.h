@@ -65,6 +65,18 @@ int xu_mem_read(struct xu_mem *m, uint64_t va, void *buf, size_t len);
 /* Read one little-endian 64-bit word; va must not need to be aligned. */
 int xu_mem_read_u64(struct xu_mem *m, uint64_t va, uint64_t *out);
 
+/*
+ * Stack words of the guest's width (its architecture's word_bytes: 8 or
+ * 4), little-endian, each zero-extended into out[i]; n at most
+ * XU_MEM_MAX_WORDS.  0 or -(enum xu_mem_fault).
+ */
+#define XU_MEM_MAX_WORDS 64
+int xu_mem_read_words(struct xu_mem *m, uint64_t va, uint64_t *out, unsigned int n);
+static inline int xu_mem_read_word(struct xu_mem *m, uint64_t va, uint64_t *out)
+{
+    return xu_mem_read_words(m, va, out, 1);
+}
+
 /* The architecture whose page tables and frames this reads. */
 const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m);
 

@@ -49,6 +49,7 @@ struct xu_output_meta {
     const char *backend;        /* "xencall", "xc", "sim", or NULL (offline) */
     const char *elf_path;       /* may be NULL */
     const char *guest_type;     /* "pv", "pvh", "hvm" (xu_guest_type_name) */
+    const char *guest_arch;     /* "x86_64", "x86_32", "arm64": the rules its stacks were read by */
     double frequency_hz;
     double duration_s;          /* sampling time actually spent */
     time_t start_time;          /* wall clock at the first sample */

@@ -83,10 +83,13 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
                                              const struct xu_output_ops *fmt,
                                              struct xu_elf_choice *choice, struct xu_log *log)
 {
-    const struct xu_arch_ops *native = xu_arch_native();
-    /* on Xen the guest has the host's architecture: its ELF must be one */
-    struct xu_elf_find_config cfg = { .elf = job->elf,
-                                      .machine = native ? native->elf_machine : 0 };
+    /*
+     * The guest's architecture is known only once its target is open (a
+     * 32-bit guest on a 64-bit Xen is read by the 32-bit rules): any
+     * machine is taken here, and the record path refuses an ELF that is
+     * not the opened guest's.
+     */
+    struct xu_elf_find_config cfg = { .elf = job->elf, .any_machine = true };
     char *kernel = NULL;
     enum xu_record_result ec = XU_RECORD_OK;
     int rc;
@@ -112,6 +115,17 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
 out:
     free(kernel);
     return ec;
+}
+
+enum xu_record_result xu_record_check_elf_machine(const struct xu_elf_choice *elf,
+                                                  const struct xu_target *t, struct xu_log *log)
+{
+    if (!elf->symtab || !t->arch || xu_symtab_machine(elf->symtab) == t->arch->elf_machine)
+        return XU_RECORD_OK;
+    xu_error(log, "%s is an ELF file for e_machine %u, but domain %" PRIu32 " runs a %s guest: "
+             "pass its own kernel with -e/--elf", xu_elf_choice_name(elf),
+             xu_symtab_machine(elf->symtab), t->domid, t->arch->name);
+    return XU_RECORD_SYMBOLS;
 }
 
 /* The tables the chosen unwinder reads, behind record_priv.h's void *. */

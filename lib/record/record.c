@@ -304,6 +304,9 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         goto out;
     }
 
+    ec = xu_record_check_elf_machine(&elf, &target, log);
+    if (ec != XU_RECORD_OK)
+        goto out;
     mem = xu_mem_new(&target, NULL);
     profile = xu_profile_new(0);
     if (!mem || !profile) {
@@ -365,8 +368,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         };
     }
 
-    xu_info(log, "profiling domain %" PRIu32 " (%s, %s, %u vCPU%s) at %g Hz with the %s "
-            "backend%s", entry.domid, label, xu_guest_type_name(info.type),
+    xu_info(log, "profiling domain %" PRIu32 " (%s, %s %s, %u vCPU%s) at %g Hz with the %s "
+            "backend%s", entry.domid, label, arch->name, xu_guest_type_name(info.type),
             info.max_vcpu_id + 1, info.max_vcpu_id ? "s" : "", job->frequency, backend->name,
             job->duration > 0 ? "" : "; Ctrl-C to stop");
     meta.start_time = time(NULL);
@@ -471,6 +474,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     meta.backend = backend->name;
     meta.elf_path = elf.shown ? elf.shown : elf.path;
     meta.guest_type = xu_guest_type_name(info.type);
+    meta.guest_arch = arch ? arch->name : NULL;
     meta.frequency_hz = job->frequency;
     meta.duration_s = st.elapsed_s;
     oopts = job->render;

@@ -103,6 +103,8 @@ static enum xu_record_result open_live(struct run *r)
     if (rc < 0)
         return xu_record_result_for_target_error(rc);
     r->target_open = true;
+    if (xu_record_check_elf_machine(&r->elf, &r->target, r->log) != XU_RECORD_OK)
+        return XU_RECORD_SYMBOLS;
     r->src.domid = r->entry.domid;
     r->src.label = r->entry.name[0] ? r->entry.name : r->job->domain;
     return XU_RECORD_OK;

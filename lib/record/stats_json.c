@@ -91,7 +91,9 @@ int xu_record_write_stats(const char *path, const struct xu_output_meta *meta,
     f = af->f;
     fprintf(f, "{\n  \"domid\": %" PRIu32 ",\n  \"domain\": ", meta->domid);
     json_string(f, meta->domain_name);
-    fprintf(f, ",\n  \"guest_type\": \"%s\",\n  \"backend\": ", meta->guest_type ? meta->guest_type : "unknown");
+    fprintf(f, ",\n  \"guest_type\": \"%s\",\n  \"guest_arch\": \"%s\",\n  \"backend\": ",
+            meta->guest_type ? meta->guest_type : "unknown",
+            meta->guest_arch ? meta->guest_arch : "unknown");
     json_string(f, meta->backend);
     fprintf(f, ",\n  \"elf\": ");
     json_string(f, meta->elf_path);

@@ -163,7 +163,9 @@ static int read_code(struct xu_elf_code *c, Elf *elf, const char *path, struct x
     unsigned int skipped = 0;
     int rc;
 
-    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || gelf_getclass(elf) != ELFCLASS64)
+    /* either class: a 32-bit guest's code is read as a 64-bit one's */
+    if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+        (gelf_getclass(elf) != ELFCLASS64 && gelf_getclass(elf) != ELFCLASS32))
         return -ENOEXEC;
     c->entry = eh.e_entry;
     c->machine = eh.e_machine;

@@ -294,7 +294,8 @@ static bool in_file(const struct xu_symtab_sink *b, uint64_t off, uint64_t size)
 static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
                                const GElf_Shdr *shdr, Elf_Data *xndx)
 {
-    size_t index = elf_ndxscn(scn), count, i;
+    /* Elf32_Sym or Elf64_Sym: libelf hands either class back as GElf_Sym */
+    size_t index = elf_ndxscn(scn), count, i, symsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
     GElf_Shdr strsh;
     Elf_Scn *strscn;
     Elf_Data *data;
@@ -305,9 +306,9 @@ static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
                 "(truncated?)", index);
         return 0;
     }
-    if (shdr->sh_entsize != sizeof(Elf64_Sym)) {
+    if (symsize == 0 || shdr->sh_entsize != symsize) {
         problem(b, "its symbol table (section %zu) has entries of %llu bytes, not %zu",
-                index, (unsigned long long)shdr->sh_entsize, sizeof(Elf64_Sym));
+                index, (unsigned long long)shdr->sh_entsize, symsize);
         return 0;
     }
     strscn = elf_getscn(elf, shdr->sh_link);
@@ -322,7 +323,7 @@ static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
         problem(b, "its symbol table (section %zu) cannot be read: %s", index, elf_errmsg(-1));
         return 0;
     }
-    count = data->d_size / sizeof(Elf64_Sym);
+    count = data->d_size / symsize;
     if (count > INT_MAX)                /* gelf_getsymshndx takes an int */
         count = INT_MAX;
     for (i = 1; i < count; i++) {      /* entry 0 is the null symbol */
@@ -525,7 +526,7 @@ static int read_elf(struct xu_symtab_sink *b, Elf *elf, unsigned int machine, st
 {
     GElf_Ehdr ehdr;
     Elf_Scn *scn = NULL;
-    size_t shnum = 0, declared, i, bad_headers = 0;
+    size_t shnum = 0, declared, i, bad_headers = 0, shsize;
     int rc = 0;
 
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
@@ -533,10 +534,15 @@ static int read_elf(struct xu_symtab_sink *b, Elf *elf, unsigned int machine, st
                  elf_kind(elf) == ELF_K_ELF ? " (its header is cut short)" : "");
         return -ENOEXEC;
     }
-    if (gelf_getclass(elf) != ELFCLASS64) {
-        xu_error(b->log, "%s is a 32-bit ELF file: only 64-bit guests are profiled", b->path);
+    /* 32-bit ELF files only for the 32-bit machines profiled (not x32) */
+    if (gelf_getclass(elf) != ELFCLASS64 &&
+        (gelf_getclass(elf) != ELFCLASS32 || (ehdr.e_machine != EM_386 && ehdr.e_machine != EM_ARM))) {
+        xu_error(b->log, "%s is a 32-bit ELF file for %s (e_machine %u): only 64-bit guests "
+                 "and 32-bit x86 and ARM guests are profiled", b->path,
+                 machine_name(ehdr.e_machine), ehdr.e_machine);
         return -ENOEXEC;
     }
+    shsize = gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT);
     if (ehdr.e_ident[EI_DATA] != ELFDATA2LSB) {
         xu_error(b->log, "%s is a big-endian ELF file: the guests profiled are little-endian",
                  b->path);
@@ -555,13 +561,13 @@ static int read_elf(struct xu_symtab_sink *b, Elf *elf, unsigned int machine, st
     /* what the header declares: libelf reports 0 sections when it cannot
      * read them, which must not pass for a file without any */
     declared = ehdr.e_shnum ? ehdr.e_shnum : shnum;
-    if ((declared > 0 || ehdr.e_shoff) && ehdr.e_shentsize != sizeof(Elf64_Shdr)) {
+    if ((declared > 0 || ehdr.e_shoff) && ehdr.e_shentsize != shsize) {
         xu_error(b->log, "%s: section headers of %u bytes, not %zu: a damaged ELF file",
-                 b->path, ehdr.e_shentsize, sizeof(Elf64_Shdr));
+                 b->path, ehdr.e_shentsize, shsize);
         return -ENOEXEC;
     }
     if ((declared > 0 || ehdr.e_shoff) &&
-        (shnum == 0 || !in_file(b, ehdr.e_shoff, (uint64_t)declared * sizeof(Elf64_Shdr)))) {
+        (shnum == 0 || !in_file(b, ehdr.e_shoff, (uint64_t)declared * shsize))) {
         xu_error(b->log, "%s: its %zu section headers at offset %llu lie past the end of the "
                  "file (%llu bytes): truncated or damaged", b->path, declared,
                  (unsigned long long)ehdr.e_shoff, (unsigned long long)b->file_size);

@@ -46,8 +46,8 @@ const char *xu_guest_type_name(enum xu_guest_type type);
 /* How a vCPU translates virtual addresses at the moment it was stopped. */
 enum xu_paging_mode {
     XU_PAGING_NONE = 0, /* paging off: virtual == physical */
-    XU_PAGING_32,       /* 32-bit two-level (not walked: one-frame stacks) */
-    XU_PAGING_PAE,      /* 32-bit PAE (not walked: one-frame stacks) */
+    XU_PAGING_32,       /* 32-bit two-level (walked by arch/x86_32 only) */
+    XU_PAGING_PAE,      /* 32-bit PAE (walked by arch/x86_32 only) */
     XU_PAGING_LONG4,    /* x86-64 four-level */
     XU_PAGING_LONG5,    /* x86-64 five-level (LA57) */
     XU_PAGING_ARM64,    /* AArch64 stage 1, VMSAv8-64: TTBR0/TTBR1 under TCR_EL1 */
@@ -85,13 +85,14 @@ struct xu_mmu {
     uint64_t root;
     uint64_t root_hi;           /* a second root for the upper half, where there is one:
                                  * arm64 TTBR1_EL1; x86 PV in user mode, the kernel table */
-    uint64_t ctl;               /* translation control where the architecture has one (TCR_EL1) */
+    uint64_t ctl;               /* translation control where the architecture has one:
+                                 * arm64 TCR_EL1; a 32-bit x86 vCPU's CR4 (PSE) */
 };
 
 struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */
     bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
-    uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp; arm64: pc, SP of the EL and SPSel, x29 */
+    uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp; x86_32: eip (linear), esp, ebp; arm64: pc, SP of the EL and SPSel, x29 */
     /* The kernel's per-CPU base whichever mode the vCPU was in (x86-64: the
      * kernel's GS base, the swapped one in user mode), 0 when not known. */
     uint64_t kernel_percpu;

@@ -52,11 +52,11 @@ int xu_unwind_hypercall_step(const struct xu_unwind_env *env, struct xu_mem *m,
         return -1;
     if (a->hypercall_stub(entry, (unsigned int)(pc - start), &words) < 0)
         return 0;
-    slot = sp + 8ULL * words;
-    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+    slot = sp + (uint64_t)a->word_bytes * words;
+    if (slot < sp || xu_mem_read_word(m, slot, ra) < 0)
         return -1;
     *ra = a->code_address(regs, *ra);
-    *caller_sp = slot + 8;
+    *caller_sp = slot + a->word_bytes;
     return 1;
 }
 
@@ -65,24 +65,25 @@ bool xu_unwind_at_boundary(const struct xu_unwind_env *env, uint64_t ra)
     return env && xu_unwind_in_range(env->boundary, env->nr_boundary, ra);
 }
 
-/* Words from addr up to max, stopping at the first page that faults (a
- * stack's top is often the last mapped page).  Returns how many were read. */
+/* Words of the guest's width from addr up to max (at most
+ * XU_MEM_MAX_WORDS), stopping at the first page that faults (a stack's top
+ * is often the last mapped page).  Returns how many were read. */
 static unsigned int read_words(struct xu_mem *m, uint64_t addr, uint64_t *buf, unsigned int max)
 {
-    unsigned int n = 0;
+    unsigned int n = 0, wb = xu_mem_arch(m)->word_bytes;
 
     while (n < max) {
         uint64_t left = XU_PAGE_SIZE - (addr & (XU_PAGE_SIZE - 1));
-        unsigned int chunk = (unsigned int)(left / 8);
+        unsigned int chunk = (unsigned int)(left / wb);
 
         if (chunk == 0)
             chunk = 1;
         if (chunk > max - n)
             chunk = max - n;
-        if (xu_mem_read(m, addr, buf + n, chunk * 8ULL) < 0)
+        if (xu_mem_read_words(m, addr, buf + n, chunk) < 0)
             break;
         n += chunk;
-        addr += chunk * 8ULL;
+        addr += (uint64_t)chunk * wb;
     }
     return n;
 }
@@ -96,7 +97,7 @@ static bool find_frame(const struct xu_unwind_env *env, const struct xu_arch_ops
     unsigned int i, fw = a->interrupt_frame_words;
 
     for (i = 0; i + fw <= n; i++)
-        if (a->interrupt_frame(words + i, addr + 8ULL * i, pc, sp) &&
+        if (a->interrupt_frame(words + i, addr + (uint64_t)a->word_bytes * i, pc, sp) &&
             xu_unwind_in_range(env->text, env->nr_text, *pc))
             return true;
     return false;
@@ -108,8 +109,9 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
     const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t near[SCAN_WORDS + MAX_FRAME_WORDS], behind[BEHIND_WORDS + MAX_FRAME_WORDS];
     unsigned int i, n, fw = a->interrupt_frame_words;
+    uint64_t align = a->word_bytes - 1u;
 
-    if (!env || !a->interrupt_frame || fw == 0 || fw > MAX_FRAME_WORDS || (cfa & 7) ||
+    if (!env || !a->interrupt_frame || fw == 0 || fw > MAX_FRAME_WORDS || (cfa & align) ||
         cfa > UINT64_MAX - sizeof(near))
         return 0;
     n = read_words(m, cfa, near, SCAN_WORDS + fw);
@@ -121,7 +123,7 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
         uint64_t p = near[i];
 
         /* a saved stack pointer or register block: aligned, and not code */
-        if (p == 0 || (p & 7) || p > UINT64_MAX - sizeof(behind) ||
+        if (p == 0 || (p & align) || p > UINT64_MAX - sizeof(behind) ||
             xu_unwind_in_range(env->text, env->nr_text, p))
             continue;
         n = read_words(m, p, behind, BEHIND_WORDS + fw);
@@ -200,11 +202,11 @@ static int frameless_step(const struct xu_unwind_env *env, struct xu_mem *m,
     code = env->code(env->code_ctx, pc + a->frame_after, a->frame_before + a->frame_after);
     if (!code || (words = a->frameless_words(code)) < 0)
         return 0;
-    slot = sp + 8ULL * (unsigned int)words;
-    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+    slot = sp + (uint64_t)a->word_bytes * (unsigned int)words;
+    if (slot < sp || xu_mem_read_word(m, slot, ra) < 0)
         return -1;
     *ra = a->code_address(regs, *ra);
-    *caller_sp = slot + 8;
+    *caller_sp = slot + a->word_bytes;
     return 1;
 }
 
@@ -309,12 +311,12 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
     code = env->code(env->code_ctx, start + len, (size_t)len);
     if (!code || (words = a->frameless_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
         return 0;
-    slot = sp + 8ULL * (unsigned int)words;
-    if (slot < sp || xu_mem_read_u64(m, slot, ra) < 0)
+    slot = sp + (uint64_t)a->word_bytes * (unsigned int)words;
+    if (slot < sp || xu_mem_read_word(m, slot, ra) < 0)
         return 0;
     *ra = a->code_address(regs, *ra);
     if (!return_after_call(env, a, *ra))
         return 0;       /* a body that pushed more, or not such a function after all */
-    *caller_sp = slot + 8;
+    *caller_sp = slot + a->word_bytes;
     return 1;
 }

@@ -53,6 +53,7 @@ struct build {
     struct xu_log *log;
     const struct xu_arch_ops *arch;     /* from the ELF's machine: its DWARF registers */
     const unsigned char *ident;
+    bool addr32;                /* an ELFCLASS32 file: its "absptr" is 4 bytes */
     struct range exec[MAX_EXEC_SEGMENTS];
     unsigned int nexec;
     struct fde_ref *fdes;
@@ -81,15 +82,25 @@ static bool in_exec(const struct build *b, uint64_t lo, uint64_t hi)
     return false;
 }
 
+/* A pointer encoding at the file's address size: DW_EH_PE_absptr is a
+ * target address, 4 bytes in an ELFCLASS32 file (cfi_read_encoded() reads
+ * 8 for it), so there it reads as udata4. */
+static uint8_t at_address_size(uint8_t enc, bool addr32)
+{
+    if (addr32 && enc != DW_EH_PE_omit && (enc & 0x0f) == DW_EH_PE_absptr)
+        return (uint8_t)((enc & 0xf0) | DW_EH_PE_udata4);
+    return enc;
+}
+
 /* The FDE pointer encoding from a CIE's augmentation ('R'), absptr without. */
-static int cie_fde_encoding(const Dwarf_CIE *cie, uint8_t *enc)
+static int cie_fde_encoding(const Dwarf_CIE *cie, bool addr32, uint8_t *enc)
 {
     const char *a = cie->augmentation;
     const uint8_t *p = cie->augmentation_data;
     const uint8_t *end = p + cie->augmentation_data_size;
     uint64_t skip;
 
-    *enc = DW_EH_PE_absptr;
+    *enc = at_address_size(DW_EH_PE_absptr, addr32);
     if (a[0] != 'z')        /* unsized: only flags without data are understood */
         return a[strspn(a, "S")] == '\0' ? 0 : -1;
     for (a++; *a; a++) {
@@ -97,7 +108,7 @@ static int cie_fde_encoding(const Dwarf_CIE *cie, uint8_t *enc)
         case 'R':
             if (p >= end)
                 return -1;
-            *enc = *p++;
+            *enc = at_address_size(*p++, addr32);
             break;
         case 'L':
             if (p >= end)
@@ -110,7 +121,8 @@ static int cie_fde_encoding(const Dwarf_CIE *cie, uint8_t *enc)
             {
                 uint8_t penc = *p++;
 
-                if (cfi_read_encoded(penc & 0x0f, false, &p, end, 0, NULL, &skip) < 0)
+                if (cfi_read_encoded(at_address_size(penc, addr32) & 0x0f, false, &p, end, 0,
+                                     NULL, &skip) < 0)
                     return -1;
             }
             break;
@@ -213,7 +225,7 @@ static int collect_fdes(struct build *b, Elf_Data *data, uint64_t sec_addr, int 
             Dwarf_Off cnext;
 
             if (dwarf_next_cfi(b->ident, data, eh, e.fde.CIE_pointer, &cnext, &c) != 0 ||
-                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, &cie_enc) < 0)
+                !dwarf_cfi_cie_p(&c) || cie_fde_encoding(&c.cie, b->addr32, &cie_enc) < 0)
                 return unsafe_section(b, name, off);
             cie_off = e.fde.CIE_pointer;
             cie_cost = (size_t)(c.cie.initial_instructions_end - c.cie.initial_instructions);
@@ -448,11 +460,15 @@ static int build_from_elf(Elf *elf, const struct xu_cfi_config *cfg, struct xu_l
     rc = -ENOEXEC;
     if (!gelf_getehdr(elf, &eh_hdr) || !(b.ident = (const unsigned char *)elf_getident(elf, NULL)))
         goto out;
-    if (eh_hdr.e_ident[EI_CLASS] != ELFCLASS64 || eh_hdr.e_ident[EI_DATA] != ELFDATA2LSB ||
+    /* the class must be the architecture's: an i386 file is ELFCLASS32 */
+    b.addr32 = eh_hdr.e_ident[EI_CLASS] == ELFCLASS32;
+    if ((eh_hdr.e_ident[EI_CLASS] != ELFCLASS64 && !b.addr32) ||
+        eh_hdr.e_ident[EI_DATA] != ELFDATA2LSB ||
         !(b.arch = xu_arch_by_elf_machine(eh_hdr.e_machine)) ||
+        (b.arch->word_bytes == 4) != b.addr32 ||
         (eh_hdr.e_type != ET_EXEC && eh_hdr.e_type != ET_DYN)) {
-        xu_debug(log, "CFI: not a 64-bit little-endian executable or shared object of a "
-                 "guest architecture this build knows");
+        xu_debug(log, "CFI: not a little-endian executable or shared object of a guest "
+                 "architecture this build knows, at its word size");
         goto out;
     }
     if (elf_getphdrnum(elf, &phnum) < 0 || elf_getshdrstrndx(elf, &shstrndx) < 0)

@@ -81,7 +81,7 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
                 end = XU_WALK_COMPLETE;
                 break;
             }
-            if (!fp_known || (fp & 7) || fp < sp || fp - sp > MAX_FRAME_BYTES ||
+            if (!fp_known || (fp & (a->word_bytes - 1u)) || fp < sp || fp - sp > MAX_FRAME_BYTES ||
                 fp > UINT64_MAX - a->record_size) {
                 end = XU_WALK_BAD_FRAME;
                 break;
@@ -114,9 +114,9 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
             }
             if (in_link)
                 ra = regs->lr;
-            if ((!in_link && xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->ra_off, &ra) < 0) ||
+            if ((!in_link && xu_mem_read_word(m, cfa + (uint64_t)(int64_t)r->ra_off, &ra) < 0) ||
                 ((r->flags & CFI_F_FP_AT) &&
-                 xu_mem_read_u64(m, cfa + (uint64_t)(int64_t)r->fp_off, &next_fp) < 0)) {
+                 xu_mem_read_word(m, cfa + (uint64_t)(int64_t)r->fp_off, &next_fp) < 0)) {
                 end = XU_WALK_UNMAPPED;
                 break;
             }
@@ -126,7 +126,7 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
             else if (r->flags & CFI_F_FP_UNDEF)
                 next_fp_known = false;
             next_sp = cfa + (uint64_t)(int64_t)r->sp_off;
-            if ((r->flags & CFI_F_SP_AT) && xu_mem_read_u64(m, next_sp, &next_sp) < 0) {
+            if ((r->flags & CFI_F_SP_AT) && xu_mem_read_word(m, next_sp, &next_sp) < 0) {
                 end = XU_WALK_UNMAPPED;
                 break;
             }

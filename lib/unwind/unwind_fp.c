@@ -8,7 +8,9 @@
  * records are {x29, x30}).  The chain ends at a zero fp (entry code clears
  * it) or a zero return address.
  *
- * The stack is guest memory, hence hostile: each fp must be 8-aligned and
+ * The stack is guest memory, hence hostile: each fp must be aligned to the
+ * guest's word (8 bytes, 4 on a 32-bit guest, whose records are {ebp,
+ * eip} of 4-byte words) and
  * strictly above the previous one (stacks grow down, so callers' frames lie
  * higher) and not below the stack pointer.  Because fp rises on every step
  * and depth is capped, the walk ends even on a forged, cyclic chain.
@@ -44,11 +46,12 @@ int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, ui
     const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t rec[2];
 
-    /* the saved fp and the return address in one read: one lookup */
-    if (xu_mem_read(m, fp, rec, sizeof(rec)) < 0)
+    /* the saved fp and the return address in one read (one lookup), two
+     * words of the guest's width */
+    if (xu_mem_read_words(m, fp, rec, 2) < 0)
         return -1;
-    *next_fp = rec[a->record_fp_off / 8];
-    *ret = a->code_address(regs, rec[a->record_ra_off / 8]);
+    *next_fp = rec[a->record_fp_off / a->word_bytes];
+    *ret = a->code_address(regs, rec[a->record_ra_off / a->word_bytes]);
     return 0;
 }
 
@@ -127,7 +130,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             end = XU_WALK_COMPLETE;
             break;
         }
-        if ((fp & 7) || fp < lower || fp - lower > MAX_FRAME_BYTES ||
+        if ((fp & (a->word_bytes - 1u)) || fp < lower || fp - lower > MAX_FRAME_BYTES ||
             fp > UINT64_MAX - a->record_size) {
             end = XU_WALK_BAD_FRAME;
             break;

@@ -83,19 +83,43 @@ static int regs_io_failed(void *ctx, const char *call, int err)
     return xu_xen_domctl_failed(t->log, call, t->domid, err);
 }
 
-int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
-                     const struct xu_domain_info *info, unsigned int vcpu,
-                     struct xu_vcpu_regs *out)
+/* The backend's domctls as the architecture reads a vCPU with them. */
+static struct xu_xen_regs_io regs_io(struct xu_target *t, const struct xu_xen_domctls *d)
 {
-    const struct xu_xen_regs_io io = {
+    return (struct xu_xen_regs_io){
         .ctx = t,
         .vcpu_context = d->vcpu_context,
         .hvm_record = d->hvm_record,
         .vcpu_online = d->vcpu_online,
         .failed = regs_io_failed,
     };
+}
+
+int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
+                     const struct xu_domain_info *info, unsigned int vcpu,
+                     struct xu_vcpu_regs *out)
+{
+    const struct xu_xen_regs_io io = regs_io(t, d);
 
     return xu_arch_xen_native.vcpu_regs(&io, info, vcpu, out);
+}
+
+int xu_xen_guest_arch(struct xu_target *t, const struct xu_xen_domctls *d,
+                      const struct xu_domain_info *info)
+{
+    const struct xu_xen_regs_io io = regs_io(t, d);
+    const struct xu_arch_ops *arch = NULL;
+    const char *why = "its mode is not one this build profiles";
+    int rc = xu_arch_xen_native.guest_arch(&io, info, &arch, &why);
+
+    if (rc == -EOPNOTSUPP)
+        xu_error(t->log, "domain %u is not profiled: %s", (unsigned int)t->domid, why);
+    if (rc < 0)
+        return rc;
+    t->arch = arch;
+    xu_debug(t->log, "domain %u: a %s %s guest", (unsigned int)t->domid, arch->name,
+             xu_guest_type_name(info->type));
+    return 0;
 }
 
 void xu_xen_mismatch_format(char *buf, size_t size, long running)

@@ -72,6 +72,16 @@ int xu_xen_vcpu_regs(struct xu_target *t, const struct xu_xen_domctls *d,
                      struct xu_vcpu_regs *out);
 
 /*
+ * Set t->arch to the domain's architecture as the native one's reading of
+ * Xen says (struct xu_arch_xen's guest_arch): a 32-bit x86 guest is
+ * x86_32 on a 64-bit dom0.  info needs the guest's type, width and
+ * max_vcpu_id.  0, or a negative errno after one line: -EOPNOTSUPP for a
+ * guest in a mode not profiled (x86 real mode).
+ */
+int xu_xen_guest_arch(struct xu_target *t, const struct xu_xen_domctls *d,
+                      const struct xu_domain_info *info);
+
+/*
  * The hypervisor refused this binary's domctl interface version: write the
  * one line the user sees into buf (always terminated), naming the Xen that
  * runs and the one this binary was built for, and what to do.  running is

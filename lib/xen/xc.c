@@ -105,6 +105,7 @@ static int get_domaininfo(struct xu_target *t, struct xc_priv *p,
 }
 
 static void xcb_close(struct xu_target *t);
+static const struct xu_xen_domctls domctls;
 
 static int xcb_open(struct xu_target *t, uint32_t domid)
 {
@@ -156,7 +157,8 @@ static int xcb_open(struct xu_target *t, uint32_t domid)
     }
     p->regs_info.type = p->type;
     p->regs_info.guest_width = p->width;
-    t->arch = xu_arch_native();
+    p->regs_info.max_vcpu_id = di.max_vcpu_id;
+    rc = xu_xen_guest_arch(t, &domctls, &p->regs_info);
 
 out:
     if (rc)

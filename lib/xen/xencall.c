@@ -108,6 +108,7 @@ static int get_pv_width(struct xu_target *t, struct stable_priv *p)
 }
 
 static void stable_close(struct xu_target *t);
+static const struct xu_xen_domctls domctls;
 
 static int stable_open(struct xu_target *t, uint32_t domid)
 {
@@ -156,7 +157,9 @@ static int stable_open(struct xu_target *t, uint32_t domid)
         rc = get_pv_width(t, p);
     p->regs_info.type = p->type;
     p->regs_info.guest_width = p->width;
-    t->arch = xu_arch_native();
+    p->regs_info.max_vcpu_id = nr_vcpus - 1;
+    if (!rc)
+        rc = xu_xen_guest_arch(t, &domctls, &p->regs_info);
     if (!rc)
         xu_stable_batch_init(t, nr_vcpus);
 

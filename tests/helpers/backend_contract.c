@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "arch/xu_arch.h"
 #include "backend_contract.h"
 #include "fake_xen.h"
 #include "target/xu_pause.h"
@@ -258,6 +259,8 @@ static void contract_pv32_guest(void **state)
 
     fake_xen.address_size = 32;
     assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
+    /* the guest's width, not the dom0's, picks its rules */
+    assert_ptr_equal(t.arch, &xu_arch_x86_32);
     assert_int_equal(xu_target_info(&t, &info), 0);
     assert_int_equal(info.guest_width, 4);
     contract_pause(&t);
@@ -268,6 +271,51 @@ static void contract_pv32_guest(void **state)
     assert_int_equal(r.mmu.root, 3 * XU_PAGE_SIZE);
     contract_unpause();
     xu_target_close(&t);
+    contract_assert_released();
+}
+
+/* An HVM or PVH guest's architecture is its vCPUs' mode. */
+static void contract_hvm_arch_by_mode(void **state)
+{
+    struct xu_target t;
+    struct xu_vcpu_regs r;
+
+    fake_xen.flags = XEN_DOMINF_hvm_guest;
+    assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
+    assert_ptr_equal(t.arch, &xu_arch_x86_64);
+    xu_target_close(&t);
+
+    fake_xen.hvm_mode = FAKE_HVM_PAE;
+    assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
+    assert_ptr_equal(t.arch, &xu_arch_x86_32);
+    contract_pause(&t);
+    assert_int_equal(xu_target_vcpu_regs(&t, 0, &r), 0);
+    assert_int_equal(r.mmu.paging, XU_PAGING_PAE);
+    assert_int_equal(r.sp, 0xc1000f00u);        /* ESP, not RSP's stale upper half */
+    assert_true(t.arch->stack_readable(&r));
+    contract_unpause();
+    xu_target_close(&t);
+
+    /* vCPU 0 never brought up: the first with a record decides */
+    fake_xen.hvm_mode = FAKE_HVM_2LEVEL;
+    fake_xen.vcpu[0] = FAKE_VCPU_NONE;
+    assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), 0);
+    assert_ptr_equal(t.arch, &xu_arch_x86_32);
+    contract_pause(&t);
+    assert_int_equal(xu_target_vcpu_regs(&t, 3, &r), 0);
+    assert_int_equal(r.mmu.paging, XU_PAGING_32);
+    assert_int_equal(r.mmu.ctl & 0x10, 0x10);   /* CR4.PSE goes with the tables */
+    contract_unpause();
+    xu_target_close(&t);
+    assert_int_equal(fake_xen.nr_errors, 0);
+
+    /* real mode: refused with one line, nothing held */
+    fake_xen.hvm_mode = FAKE_HVM_REAL;
+    assert_int_equal(xu_target_open(&t, contract_ops, 7, &fake_xen_log), -EOPNOTSUPP);
+    assert_int_equal(fake_xen.nr_errors, 1);
+    assert_non_null(strstr(fake_xen.last_msg, "domain 7 is not profiled"));
+    assert_non_null(strstr(fake_xen.last_msg, "real mode"));
+    assert_null(t.priv);
     contract_assert_released();
 }
 
@@ -396,6 +444,7 @@ int contract_run(const char *name)
         cmocka_unit_test_setup(contract_pv_regs_and_offline_vcpus, contract_reset),
         cmocka_unit_test_setup(contract_vcpu_state, contract_reset),
         cmocka_unit_test_setup(contract_pv32_guest, contract_reset),
+        cmocka_unit_test_setup(contract_hvm_arch_by_mode, contract_reset),
         cmocka_unit_test_setup(contract_hvm_regs_and_offline_vcpus, contract_reset),
         cmocka_unit_test_setup(contract_hvm_missing_record_of_online_vcpu_is_error, contract_reset),
         cmocka_unit_test_setup(contract_close_undoes_our_pauses, contract_reset),

@@ -121,6 +121,23 @@ static void fill_hvm(unsigned int vcpu, struct hvm_hw_cpu *cpu)
     cpu->cr4 = 0x20;
     cpu->msr_efer = 0x500;
     cpu->cr3 = 0x101000;
+    switch (fake_xen.hvm_mode) {
+    case FAKE_HVM_LONG:
+        break;
+    case FAKE_HVM_PAE:
+        cpu->msr_efer = 0;
+        cpu->rsp = 0xdeadbeefc1000f00ULL;   /* a 64-bit past in the upper half */
+        break;
+    case FAKE_HVM_2LEVEL:
+        cpu->msr_efer = 0;
+        cpu->cr4 = 0x10;
+        break;
+    case FAKE_HVM_REAL:
+        cpu->msr_efer = 0;
+        cpu->cr0 = 0x10;
+        cpu->cr4 = 0;
+        break;
+    }
 }
 
 static int getdomaininfo(struct xen_domctl *d)

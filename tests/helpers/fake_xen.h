@@ -35,6 +35,9 @@
 #define FAKE_DOMID 7
 
 enum fake_vcpu_state { FAKE_VCPU_NONE = 0, FAKE_VCPU_UP, FAKE_VCPU_DOWN };
+/* An HVM vCPU's mode: long mode with 4-level paging, protected mode with
+ * PAE or two-level paging, real mode. */
+enum fake_hvm_mode { FAKE_HVM_LONG = 0, FAKE_HVM_PAE, FAKE_HVM_2LEVEL, FAKE_HVM_REAL };
 
 struct fake_xen {
     int open_errno;                 /* opening the library fails with it */
@@ -45,6 +48,7 @@ struct fake_xen {
     uint32_t emulation;             /* XEN_X86_EMU_* */
     unsigned int address_size;      /* bits, for a PV domain */
     enum fake_vcpu_state vcpu[FAKE_NR_VCPUS];
+    enum fake_hvm_mode hvm_mode;    /* what the HVM CPU records say (long mode unless told) */
     uint32_t fail_cmd;              /* this domctl fails with fail_errno */
     int fail_errno;
     /* __HYPERVISOR_multicall (the xencall backend's one-call ticks): */

@@ -40,9 +40,22 @@ static void arm64_xen_first_read(const struct xu_domain_info *info, unsigned int
     out->vcpu = vcpu;
 }
 
+/* Every guest of an arm64 Xen is read as AArch64 here. */
+static int arm64_xen_guest_arch(const struct xu_xen_regs_io *io,
+                                const struct xu_domain_info *info,
+                                const struct xu_arch_ops **out, const char **why)
+{
+    (void)io;
+    (void)info;
+    (void)why;
+    *out = &xu_arch_arm64;
+    return 0;
+}
+
 const struct xu_arch_xen xu_arch_xen_native = {
     .vcpu_context_size = sizeof(vcpu_guest_context_arm64_t),
     .hvm_record_size = 0,
     .vcpu_regs = arm64_xen_vcpu_regs,
     .first_read = arm64_xen_first_read,
+    .guest_arch = arm64_xen_guest_arch,
 };

@@ -12,7 +12,7 @@
 #include <elf.h>
 
 #include "arch/xu_arch.h"
-#include "code.h"
+#include "arch/x86/code.h"
 #include "pagewalk.h"
 #include "util/xu_mix.h"
 

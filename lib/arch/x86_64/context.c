@@ -83,8 +83,8 @@ static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs 
     out->online = true;
     /* A 32-bit PV kernel runs in ring 1: anything but ring 3 is the kernel. */
     out->kernel_mode = (c->user_regs.cs & 3u) != 3u;
-    /* 32-bit PV guests always use PAE tables; we do not walk them, so the
-     * profile gets the IP as a one-frame stack. */
+    /* 32-bit PV guests always run on PAE tables of machine frames (Xen's
+     * compat layer), walked by arch/x86_32. */
     out->mmu.paging = XU_PAGING_PAE;
     out->ip = c->user_regs.eip;
     out->sp = c->user_regs.esp;
@@ -143,6 +143,16 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
         out->ip = (cpu->cs_base + (cpu->rip & 0xffffffffULL)) & 0xffffffffULL;
     out->sp = cpu->rsp;
     out->fp = cpu->rbp;
+    if (!(cpu->msr_efer & X86_EFER_LMA_BIT)) {
+        /* Outside long mode only the low halves are the registers; the
+         * upper ones keep what a 64-bit past left there.  The stack and
+         * data segments are taken to be flat (base 0), as every 32-bit
+         * kernel we profile sets them; CR4 goes with the tables, its PSE
+         * deciding whether a two-level directory maps 4 MiB pages. */
+        out->sp &= 0xffffffffULL;
+        out->fp &= 0xffffffffULL;
+        out->mmu.ctl = cpu->cr4;
+    }
     out->rflags = cpu->rflags;
     out->mmu.root = xu_x86_cr3_root(cpu->cr3, out->mmu.paging);
     out->cr0 = cpu->cr0;

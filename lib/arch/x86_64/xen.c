@@ -77,9 +77,61 @@ static void x86_xen_first_read(const struct xu_domain_info *info, unsigned int v
     out->instance = (uint16_t)vcpu;
 }
 
+#define X86_CR0_PE (1ULL << 0)
+#define X86_EFER_LMA (1ULL << 10)
+
+/*
+ * The width of a PVH/HVM guest is its vCPUs' mode: long mode (EFER.LMA)
+ * is x86_64, protected mode (CR0.PE) x86_32, and real mode is refused.
+ * The first vCPU with a CPU record decides; one without (down, or never
+ * up) is passed over, and a guest where none has one is read as 64-bit
+ * (its vCPU reads then say what is wrong).
+ */
+static int hvm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                          const struct xu_arch_ops **out, const char **why)
+{
+    unsigned int v, last = info->max_vcpu_id < XU_MAX_VCPUS ? info->max_vcpu_id : XU_MAX_VCPUS - 1;
+    const struct hvm_hw_cpu *cpu;
+    const void *buf;
+    int rc;
+
+    *out = &xu_arch_x86_64;
+    for (v = 0; v <= last; v++) {
+        rc = io->hvm_record(io->ctx, HVM_SAVE_CODE(CPU), (uint16_t)v, &buf);
+        if (rc == -ENODATA)
+            continue;
+        if (rc < 0)
+            return rc;
+        cpu = buf;
+        if (cpu->msr_efer & X86_EFER_LMA)
+            return 0;
+        if (!(cpu->cr0 & X86_CR0_PE)) {
+            *why = "its vCPU is in real mode (CR0.PE clear): only protected-mode and "
+                   "long-mode guests are profiled (try again once it has booted)";
+            return -EOPNOTSUPP;
+        }
+        *out = &xu_arch_x86_32;
+        return 0;
+    }
+    return 0;
+}
+
+static int x86_xen_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                              const struct xu_arch_ops **out, const char **why)
+{
+    if (info->type == XU_GUEST_PV) {
+        /* XEN_DOMCTL_get_address_size: a 32-bit PV guest runs on Xen's
+         * compat layer, in ring 1 on PAE tables */
+        *out = info->guest_width == XU_X86_WIDTH_32 ? &xu_arch_x86_32 : &xu_arch_x86_64;
+        return 0;
+    }
+    return hvm_guest_arch(io, info, out, why);
+}
+
 const struct xu_arch_xen xu_arch_xen_native = {
     .vcpu_context_size = XU_X86_PV_CONTEXT_SIZE,
     .hvm_record_size = sizeof(struct hvm_hw_cpu),
     .vcpu_regs = x86_xen_vcpu_regs,
     .first_read = x86_xen_first_read,
+    .guest_arch = x86_xen_guest_arch,
 };

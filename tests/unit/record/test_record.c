@@ -390,6 +390,7 @@ static void test_record_by_name(void **state)
              "  \"domid\": 5,\n"
              "  \"domain\": \"web1\",\n"
              "  \"guest_type\": \"pv\",\n"
+             "  \"guest_arch\": \"x86_64\",\n"
              "  \"backend\": \"sim\",\n"
              "  \"elf\": \"%s\",\n"
              "  \"output\": \"%s\",\n"

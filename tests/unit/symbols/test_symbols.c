@@ -360,15 +360,62 @@ static void test_not_elf(void **state)
     write_file(fx->path, "", 0);
     assert_int_equal(xu_symtab_open(fx->path, &fx->log, &st), -ENOEXEC);
 
-    /* a minimal 32-bit x86 header: the wrong class */
+    /* a minimal 32-bit x86-64 (x32) header: the wrong class for its machine */
     elf32[16] = ET_EXEC;
-    elf32[18] = EM_386;
+    elf32[18] = EM_X86_64;
     elf32[20] = EV_CURRENT;
     elf32[40] = 52;     /* e_ehsize */
     write_file(fx->path, elf32, sizeof(elf32));
     assert_int_equal(xu_symtab_open(fx->path, &fx->log, &st), -ENOEXEC);
     assert_non_null(strstr(fx->last_msg, "32-bit"));
     assert_null(st);
+    /* an i386 one is read: this one has no sections, hence no symbols */
+    elf32[18] = EM_386;
+    write_file(fx->path, elf32, sizeof(elf32));
+    assert_int_equal(xu_symtab_open_for(fx->path, EM_386, &fx->log, &st), -ENODATA);
+    assert_non_null(strstr(fx->last_msg, "no section headers"));
+    assert_null(st);
+}
+
+/*
+ * An i386 image built by the host's compiler (-m32) and `ld -m elf_i386`:
+ * ELF32 symbol tables read as 64-bit ones are, for a 32-bit x86 guest,
+ * and refused for a 64-bit one.  Skipped where the build has no i386
+ * toolchain.
+ */
+static void test_elf32_i386(void **state)
+{
+#ifdef XU_TEST_ELF32_FIXTURE
+    struct fixture *fx = *state;
+    const struct xu_symbol *leaf, *mid, *entry, *s;
+    struct xu_symtab *st = NULL;
+
+    assert_int_equal(xu_symtab_open_for(XU_TEST_ELF32_FIXTURE, EM_386, &fx->log, &st), 0);
+    assert_int_equal(xu_symtab_machine(st), EM_386);
+    leaf = xu_symtab_find(st, "e32_leaf");
+    mid = xu_symtab_find(st, "e32_middle");
+    entry = xu_symtab_find(st, "e32_entry");
+    assert_non_null(leaf);
+    assert_non_null(mid);
+    assert_non_null(entry);
+    /* linked at 0xc0100000: every function in the first text pages */
+    assert_true(leaf->start >= 0xc0100000ULL && leaf->start < 0xc0110000ULL);
+    assert_true(leaf->size > 0 && leaf->function);
+    s = xu_symtab_lookup(st, mid->start + mid->size - 1);
+    assert_non_null(s);
+    assert_string_equal(s->name, "e32_middle");
+    assert_null(xu_symtab_lookup(st, 0x100000000ULL + leaf->start));
+    xu_symtab_free(st);
+    st = NULL;
+    /* not for a 64-bit guest */
+    assert_int_equal(xu_symtab_open_for(XU_TEST_ELF32_FIXTURE, EM_X86_64, &fx->log, &st),
+                     -ENOEXEC);
+    assert_non_null(strstr(fx->last_msg, "i386"));
+    assert_null(st);
+#else
+    (void)state;
+    skip();
+#endif
 }
 
 static void test_truncated_elf(void **state)
@@ -760,6 +807,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dynsym_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symtab_and_dynsym_merge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stripped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_elf32_i386, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_elf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_elf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_elf_says_why, setup, teardown),
