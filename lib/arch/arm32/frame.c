@@ -239,6 +239,19 @@ int xu_arm32_prologue_record(const uint8_t *code, size_t len, size_t upto, bool 
     return 0;
 }
 
+int xu_arm32_frame_step(const struct xu_arm32_record *rec, uint32_t fp,
+                        int (*read_word)(void *ctx, uint32_t addr, uint32_t *word), void *ctx,
+                        uint32_t *next_fp, uint32_t *ra)
+{
+    int64_t fp_at = (int64_t)fp + rec->fp_off, ra_at = (int64_t)fp + rec->ra_off;
+
+    if ((fp & 3) || fp_at < 0 || ra_at < 0 || fp_at > UINT32_MAX - 3 || ra_at > UINT32_MAX - 3)
+        return -1;
+    if (read_word(ctx, (uint32_t)fp_at, next_fp) < 0 || read_word(ctx, (uint32_t)ra_at, ra) < 0)
+        return -1;
+    return 0;
+}
+
 /*
  * ARM: BL (cond 1011, not the unconditional space), BLX imm, BLX Rm.
  * Thumb-2: BL / BLX imm (32-bit: hw1 11110..., hw2 11x1 / 11x0), BLX Rm

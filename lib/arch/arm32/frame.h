@@ -37,6 +37,18 @@ struct xu_arm32_record {
 int xu_arm32_prologue_record(const uint8_t *code, size_t len, size_t upto, bool thumb,
                              struct xu_arm32_record *out);
 
+/*
+ * One step up a chain: the record of a frame whose frame pointer is fp,
+ * laid out as rec says, read through read_word (a 4-byte little-endian
+ * word at a guest address; 0 or -1).  *next_fp the caller's frame
+ * pointer, *ra the return address as stored (its Thumb bit kept).  0; -1
+ * when the record is misplaced (fp not word-aligned, the record wrapping
+ * round 4 GiB) or a read failed.
+ */
+int xu_arm32_frame_step(const struct xu_arm32_record *rec, uint32_t fp,
+                        int (*read_word)(void *ctx, uint32_t addr, uint32_t *word), void *ctx,
+                        uint32_t *next_fp, uint32_t *ra);
+
 /* Do the n bytes before a return address end with a call (BL, BLX, in
  * either instruction set)? */
 bool xu_arm32_follows_call(const uint8_t *before, size_t n);
