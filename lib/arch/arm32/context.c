@@ -31,6 +31,8 @@ enum xu_arm_width xu_arm_domain_width(const vcpu_guest_context_arm64_t *const *c
 {
     unsigned int i;
 
+    enum xu_arm_width weak = XU_ARM_WIDTH_UNKNOWN;
+
     for (i = 0; ctx && i < n; i++) {
         enum xu_arm_width w;
 
@@ -39,8 +41,11 @@ enum xu_arm_width xu_arm_domain_width(const vcpu_guest_context_arm64_t *const *c
         w = xu_arm_width_from_cpsr(ctx[i]->user_regs.cpsr);
         if (w != XU_ARM_WIDTH_UNKNOWN)
             return w;
+        /* AArch32 usr: TCR_EL1's high half, which AArch32 cannot write */
+        if (weak != XU_ARM_WIDTH_64)
+            weak = (ctx[i]->ttbcr >> 32) ? XU_ARM_WIDTH_64 : XU_ARM_WIDTH_32;
     }
-    return XU_ARM_WIDTH_UNKNOWN;
+    return weak;
 }
 
 /* r13 and r14 of the mode: each privileged mode but sys banks its own. */

@@ -57,9 +57,28 @@ enum xu_arm_width {
  */
 enum xu_arm_width xu_arm_width_from_cpsr(uint64_t cpsr);
 
-/* The same over a whole domain's vCPU contexts (n of them, NULL entries
- * skipped, offline ones too): the first vCPU that tells decides. */
+/*
+ * The same over a whole domain's vCPU contexts (n of them, NULL entries
+ * skipped, offline ones too): the first vCPU whose PSTATE tells decides.
+ * When every online vCPU is in AArch32 usr mode, the saved TCR_EL1 does:
+ * an AArch32 EL1 only reaches its low half (TTBCR), so its high half keeps
+ * the zero the toolstack starts a vCPU with, while an AArch64 Linux sets
+ * TBI0 and IPS there; zero is read as AArch32.  UNKNOWN when no vCPU is
+ * online.
+ */
 enum xu_arm_width xu_arm_domain_width(const vcpu_guest_context_arm64_t *const *ctx,
                                       unsigned int n);
+
+/*
+ * struct xu_arch_xen's guest_arch for an arm64 Xen: every vCPU's context
+ * read through io (up to XU_MAX_VCPUS), the domain's width from them
+ * (xu_arm_domain_width()): &xu_arch_arm32 or &xu_arch_arm64.  0; -ENODATA
+ * with *why when no vCPU is online; another negative errno as io's reads
+ * give it.
+ */
+struct xu_xen_regs_io;
+struct xu_arch_ops;
+int xu_arm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                      const struct xu_arch_ops **out, const char **why);
 
 #endif

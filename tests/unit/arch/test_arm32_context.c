@@ -174,13 +174,19 @@ static void test_width(void **state)
     a.user_regs.cpsr = CPSR_USR;
     b.user_regs.cpsr = CPSR_SVC;
     assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_32);
+    /* every vCPU in usr mode: TCR_EL1's high half, which AArch32 cannot set */
     b.user_regs.cpsr = CPSR_USR;
-    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_UNKNOWN);
+    a.ttbcr = b.ttbcr = 0x80000002ULL;
+    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_32);
+    b.ttbcr = 0x00000025b5593519ULL;            /* an AArch64 Linux's: TBI0, IPS */
+    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_64);
     b.flags = 0;
     b.user_regs.cpsr = CPSR_A64_EL1H;           /* offline: not asked */
-    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_UNKNOWN);
+    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_32);
     b.flags = VGCF_online_ARM64;
     assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_64);
+    a.flags = b.flags = 0;
+    assert_int_equal(xu_arm_domain_width(v, 3), XU_ARM_WIDTH_UNKNOWN);
     assert_int_equal(xu_arm_domain_width(NULL, 3), XU_ARM_WIDTH_UNKNOWN);
 }
 

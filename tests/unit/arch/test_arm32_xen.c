@@ -141,12 +141,79 @@ static void test_enodata_and_errors(void **state)
     assert_int_equal(read_vcpu(&s, 1, &r), -EPERM);
 }
 
+/* guest_arch: each vCPU's own context, some without one */
+static vcpu_guest_context_arm64_t vcpus[3];
+static int vcpu_rc[3];
+
+static int io_vcpus(void *ctx, unsigned int vcpu, const void **buf)
+{
+    (void)ctx;
+    if (vcpu >= 3)
+        return -EINVAL;
+    if (vcpu_rc[vcpu] < 0)
+        return vcpu_rc[vcpu];
+    *buf = &vcpus[vcpu];
+    return 0;
+}
+
+static int guest_arch(const struct xu_arch_ops **a, const char **why)
+{
+    struct xu_xen_regs_io io = { .vcpu_context = io_vcpus, .failed = io_failed };
+    struct xu_domain_info info;
+
+    memset(&info, 0, sizeof(info));
+    info.max_vcpu_id = 2;
+    *a = NULL;
+    *why = NULL;
+    return xu_arm_guest_arch(&io, &info, a, why);
+}
+
+static void test_guest_arch(void **state)
+{
+    const struct xu_arch_ops *a;
+    const char *why;
+    unsigned int i;
+
+    (void)state;
+    memset(vcpus, 0, sizeof(vcpus));
+    for (i = 0; i < 3; i++) {
+        vcpus[i].flags = VGCF_online_ARM64;
+        vcpu_rc[i] = 0;
+    }
+    /* vCPU 0 never brought up, 1 in AArch32 usr, 2 in svc: AArch32 */
+    vcpu_rc[0] = -ENODATA;
+    vcpus[1].user_regs.cpsr = 0x10;
+    vcpus[2].user_regs.cpsr = 0x1d3;
+    assert_int_equal(guest_arch(&a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm32);
+    /* an AArch64 vCPU: arm64, whatever the usr-mode one's TCR says */
+    vcpus[2].user_regs.cpsr = 0x3c5;
+    assert_int_equal(guest_arch(&a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm64);
+    /* only usr mode: an AArch64 kernel's TCR_EL1 high half says arm64 */
+    vcpus[2].user_regs.cpsr = 0x10;
+    vcpus[2].ttbcr = 0x0000002500000000ULL;
+    assert_int_equal(guest_arch(&a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm64);
+    vcpus[2].ttbcr = 0;
+    assert_int_equal(guest_arch(&a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm32);
+    /* none online: not known, said why */
+    vcpus[1].flags = vcpus[2].flags = 0;
+    assert_int_equal(guest_arch(&a, &why), -ENODATA);
+    assert_non_null(why);
+    /* a failed read is passed on */
+    vcpu_rc[1] = -EPERM;
+    assert_int_equal(guest_arch(&a, &why), -EPERM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_online_vcpu),
         cmocka_unit_test(test_enodata_and_errors),
+        cmocka_unit_test(test_guest_arch),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
