@@ -11,6 +11,7 @@ static const struct xu_arch_ops *const arches[] = {
     &xu_arch_x86_64,
     &xu_arch_x86_32,
     &xu_arch_arm64,
+    &xu_arch_arm32,
 };
 
 const struct xu_arch_ops *xu_arch_native(void)

@@ -14,8 +14,9 @@
  *   - whether the innermost return address may still sit in a register;
  *   - the DWARF register numbers the CFI table tracks.
  *
- * One folder per architecture (arch/x86_64/, arch/x86_32/, arch/arm64/;
- * arch/x86/ holds the machine code rules both x86 widths share) holds the same
+ * One folder per architecture (arch/x86_64/, arch/x86_32/, arch/arm64/,
+ * arch/arm32/; arch/x86/ holds the machine code rules both x86 widths share)
+ * holds the same
  * files: arch.c (this struct and the frame rules), pagewalk.c (the
  * translation), context.c (Xen's vCPU structures -> struct xu_vcpu_regs)
  * and xen.c (reading them through the backend: struct xu_arch_xen).  arch.c
@@ -75,9 +76,15 @@ struct xu_xen_regs_io {
     int (*failed)(void *ctx, const char *call, int err);
 };
 
+/* A frame record's place, relative to the frame pointer (frame_record). */
+struct xu_frame_record {
+    int32_t fp_off, ra_off;
+    unsigned int fp_reg;        /* the DWARF number of the frame pointer it is relative to */
+};
+
 struct xu_arch_ops {
-    const char *name;               /* "x86_64", "x86_32", "arm64" */
-    uint16_t elf_machine;           /* EM_X86_64, EM_386, EM_AARCH64: the ELFs it accepts */
+    const char *name;               /* "x86_64", "x86_32", "arm64", "arm32" */
+    uint16_t elf_machine;           /* EM_X86_64, EM_386, EM_AARCH64, EM_ARM: the ELFs it accepts */
 
     /* Bytes in a stack word: a saved frame pointer, a stored return
      * address, a pushed register (8 on 64-bit guests, 4 on 32-bit ones).
@@ -169,8 +176,23 @@ struct xu_arch_ops {
     uint64_t (*space_key)(const struct xu_mmu *mmu);
 
     /* The code address in a stored return address (strips pointer
-     * authentication codes and tags; identity where there are none). */
+     * authentication codes and tags, AArch32's Thumb bit; identity where
+     * there are none). */
     uint64_t (*code_address)(const struct xu_vcpu_regs *regs, uint64_t ra);
+
+    /*
+     * Where records lie differs per function (AArch32: GCC and clang, ARM
+     * and Thumb-2 place them differently around the frame pointer): the
+     * function whose code starts at code (len bytes of it, at most
+     * prologue_bytes; thumb from bit 0 of its symbol) has, by offset upto,
+     * made a record with the caller's frame pointer at fp + out->fp_off and
+     * the return address at fp + out->ra_off, fp being register
+     * out->fp_reg.  0, or -1 when it has made none there or its prologue
+     * is not one known.  NULL where record_fp_off and record_ra_off hold
+     * for every function.
+     */
+    int (*frame_record)(const uint8_t *code, size_t len, size_t upto, bool thumb,
+                        struct xu_frame_record *out);
 };
 
 /* One read of struct xu_xen_regs_io, named so that it can be made ahead. */
@@ -214,7 +236,11 @@ struct xu_arch_xen {
 extern const struct xu_arch_ops xu_arch_x86_64;
 extern const struct xu_arch_ops xu_arch_x86_32;
 extern const struct xu_arch_ops xu_arch_arm64;
+extern const struct xu_arch_ops xu_arch_arm32;
 extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
+/* AArch32 guests of an arm64 Xen (arch/arm32/xen.c, built beside arm64's),
+ * for a domain whose kernel xu_arm_guest_arch() finds AArch32. */
+extern const struct xu_arch_xen xu_arch_xen_arm32;
 
 /* The architecture of the Xen this binary was built for (its guests'). */
 const struct xu_arch_ops *xu_arch_native(void);

@@ -108,6 +108,7 @@ const char *xu_paging_mode_name(enum xu_paging_mode mode)
     case XU_PAGING_LONG4:  return "long-4level";
     case XU_PAGING_LONG5:  return "long-5level";
     case XU_PAGING_ARM64:  return "arm64";
+    case XU_PAGING_ARM32:  return "arm32";
     }
     return "unknown";
 }

@@ -51,6 +51,7 @@ enum xu_paging_mode {
     XU_PAGING_LONG4,    /* x86-64 four-level */
     XU_PAGING_LONG5,    /* x86-64 five-level (LA57) */
     XU_PAGING_ARM64,    /* AArch64 stage 1, VMSAv8-64: TTBR0/TTBR1 under TCR_EL1 */
+    XU_PAGING_ARM32,    /* AArch32 stage 1, VMSAv7: short descriptors or LPAE as TTBCR.EAE says */
 };
 
 const char *xu_paging_mode_name(enum xu_paging_mode mode);
@@ -101,6 +102,10 @@ struct xu_vcpu_regs {
     uint64_t cr0, cr4, efer;    /* x86: raw, for diagnostics */
     uint64_t rflags;            /* x86: RFLAGS (EFLAGS), for diagnostics */
     uint64_t cpsr, sctlr;       /* arm64: raw PSTATE (Xen's cpsr) and SCTLR_EL1, for diagnostics */
+    /* AArch32: r0..r15 as the vCPU's mode sees them (its banked r8-r14
+     * resolved, r15 the pc), for the unwinders that restore any of them
+     * (ARM EHABI); zero elsewhere. */
+    uint32_t r32[16];
     /* Where the kernel's own entry code is, as the vCPU holds it, to find a
      * kernel relocated at boot (lib/symbols/kaslr.c); 0 unknown.  x86
      * PVH/HVM: MSR_LSTAR (the syscall entry) and the IDT's base. */

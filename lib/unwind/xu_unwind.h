@@ -22,6 +22,7 @@
 
 struct xu_cfi_table;
 struct xu_orc_table;
+struct xu_ehabi_table;
 
 /* [start, end) of guest code. */
 struct xu_code_range {
@@ -40,6 +41,7 @@ struct xu_code_range {
  * lib/symbols/xu_vouch.h) and only read while the guest is paused.
  *  - cfi: the compiled CFI table (xu_cfi.h), for "cfi" and "auto".
  *  - orc: a Linux kernel's ORC table (xu_orc.h), for "orc".
+ *  - ehabi: an AArch32 ELF's ARM EHABI tables (xu_ehabi.h), for "ehabi".
  *  - hypercall_page: the guest's hypercall page.  A vCPU stopped in it is
  *    stepped out of the stub by its architecture's rule, whatever the
  *    unwinder, so the HYPERVISOR_* function that called it is kept.
@@ -64,6 +66,7 @@ struct xu_code_range {
 struct xu_unwind_env {
     const struct xu_cfi_table *cfi;
     const struct xu_orc_table *orc;
+    const struct xu_ehabi_table *ehabi;
     struct xu_code_range hypercall_page;
     struct xu_code_range boundary[XU_UNWIND_MAX_RANGES];
     unsigned int nr_boundary;
@@ -81,7 +84,7 @@ struct xu_unwind_result {
 };
 
 struct xu_unwinder_ops {
-    const char *name;       /* "fp", "cfi", "auto", "orc" */
+    const char *name;       /* "fp", "cfi", "auto", "orc", "ehabi" */
     /* Walk the stack of the vCPU whose registers are regs; m's context must
      * already be set to it.  pcs has room for max_depth entries.  env is a
      * const struct xu_unwind_env * or NULL. */

@@ -31,6 +31,7 @@ uint64_t xu_x86_cr3_root(uint64_t cr3, enum xu_paging_mode mode)
         return cr3 & CR3_32_MASK;
     case XU_PAGING_NONE:
     case XU_PAGING_ARM64:
+    case XU_PAGING_ARM32:
         break;
     }
     return 0;

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xen.c - AArch32 vCPUs as Xen arm64 keeps them: through
+ * XEN_DOMCTL_getvcpucontext, as for AArch64 guests (no HVM records, no
+ * PV/HVM split); a vCPU never brought up has no context (ENODATA from the
+ * backend) and is offline.  Built where arm64's xen.c is: a backend that
+ * finds a domain's kernel AArch32 (xu_arm_guest_arch()) reads it with
+ * xu_arch_xen_arm32 and walks it with xu_arch_arm32; xu_arm32_regs()
+ * reads an AArch64 vCPU as arm64 does, so arm64's xen.c may use it for
+ * every vCPU of either width.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "arch/xu_arch.h"
+#include "context.h"
+
+static int arm32_xen_vcpu_regs(const struct xu_xen_regs_io *io,
+                               const struct xu_domain_info *info,
+                               unsigned int vcpu, struct xu_vcpu_regs *out)
+{
+    const void *ctx;
+    int rc = io->vcpu_context(io->ctx, vcpu, &ctx);
+
+    (void)info;
+    if (rc == -ENODATA) {
+        memset(out, 0, sizeof(*out));
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    xu_arm32_regs(ctx, out);
+    return 0;
+}
+
+static void arm32_xen_first_read(const struct xu_domain_info *info, unsigned int vcpu,
+                                 struct xu_xen_read *out)
+{
+    (void)info;
+    memset(out, 0, sizeof(*out));
+    out->kind = XU_XEN_READ_VCPU_CONTEXT;
+    out->vcpu = vcpu;
+}
+
+int xu_arm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                      const struct xu_arch_ops **out, const char **why)
+{
+    /* one context at a time: the backend's buffer is reused by each read */
+    vcpu_guest_context_arm64_t c;
+    const vcpu_guest_context_arm64_t *one[1] = { &c };
+    enum xu_arm_width w = XU_ARM_WIDTH_UNKNOWN;
+    unsigned int v, last = info->max_vcpu_id < XU_MAX_VCPUS ? info->max_vcpu_id : XU_MAX_VCPUS - 1;
+
+    for (v = 0; v <= last; v++) {
+        const void *buf;
+        enum xu_arm_width this;
+        int rc = io->vcpu_context(io->ctx, v, &buf);
+
+        if (rc == -ENODATA)
+            continue;
+        if (rc < 0)
+            return rc;
+        memcpy(&c, buf, sizeof(c));
+        this = xu_arm_domain_width(one, 1);
+        /* a privileged or AArch64 vCPU decides; usr-mode evidence waits */
+        if (this != XU_ARM_WIDTH_UNKNOWN &&
+            xu_arm_width_from_cpsr(c.user_regs.cpsr) != XU_ARM_WIDTH_UNKNOWN) {
+            w = this;
+            break;
+        }
+        if (w != XU_ARM_WIDTH_64 && this != XU_ARM_WIDTH_UNKNOWN)
+            w = this;
+    }
+    if (w == XU_ARM_WIDTH_UNKNOWN) {
+        *why = "no vCPU of the domain is online: its architecture is not known";
+        return -ENODATA;
+    }
+    *out = w == XU_ARM_WIDTH_32 ? &xu_arch_arm32 : &xu_arch_arm64;
+    return 0;
+}
+
+const struct xu_arch_xen xu_arch_xen_arm32 = {
+    .vcpu_context_size = sizeof(vcpu_guest_context_arm64_t),
+    .hvm_record_size = 0,
+    .vcpu_regs = arm32_xen_vcpu_regs,
+    .first_read = arm32_xen_first_read,
+};
