@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -118,10 +119,19 @@ out:
 }
 
 enum xu_record_result xu_record_check_elf_machine(const struct xu_elf_choice *elf,
-                                                  const struct xu_target *t, struct xu_log *log)
+                                                  struct xu_target *t, struct xu_log *log)
 {
     if (!elf->symtab || !t->arch || xu_symtab_machine(elf->symtab) == t->arch->elf_machine)
         return XU_RECORD_OK;
+    /* A 64-bit kernel whose vCPU is not in long mode yet (an HVM guest created
+     * paused, or still booting): its own width; samples taken before it is in
+     * long mode keep only their IP ("not in long mode"). */
+    if (t->arch == &xu_arch_x86_32 && xu_symtab_machine(elf->symtab) == EM_X86_64) {
+        xu_info(log, "domain %" PRIu32 "'s vCPU is not in long mode yet: read as the x86_64 "
+                "kernel %s is", t->domid, xu_elf_choice_name(elf));
+        t->arch = &xu_arch_x86_64;
+        return XU_RECORD_OK;
+    }
     xu_error(log, "%s is an ELF file for e_machine %u, but domain %" PRIu32 " runs a %s guest: "
              "pass its own kernel with -e/--elf", xu_elf_choice_name(elf),
              xu_symtab_machine(elf->symtab), t->domid, t->arch->name);

@@ -29,7 +29,7 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
  * target says the guest's architecture (a 32-bit guest of a 64-bit Xen
  * included), one for another machine is refused with one line. */
 enum xu_record_result xu_record_check_elf_machine(const struct xu_elf_choice *elf,
-                                                  const struct xu_target *t, struct xu_log *log);
+                                                  struct xu_target *t, struct xu_log *log);
 
 /* The unwinder for --unwind into cfg; *table holds its tables, put into
  * the unwinder's env by xu_record_apply_unwind_table() and freed with
