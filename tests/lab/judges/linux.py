@@ -626,8 +626,8 @@ def judge_profile(d, sid, m):
     by, _, unnamed = classify(stacks)
     r["leaves_by_state"] = by
     r["caller_frames"] = caller_frames(stacks)
-    run = classify(work)[0].get("[running]", {})
-    names = classify(work)[1]
+    work_by, names, _ = classify(work)
+    run = work_by.get("[running]", {})
     kernel = run.get("kernel_named", 0) + run.get("kernel_unnamed", 0)
     all_unnamed = sum(c["kernel_unnamed"] for c in by.values())
     r["kernel_unnamed_samples"] = all_unnamed
