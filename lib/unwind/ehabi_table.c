@@ -89,7 +89,7 @@ static bool extab_entry(const uint8_t *extab, size_t len, uint32_t base, uint32_
         }
     } else {
         /* a generic personality routine; GCC's read a count-prefixed word after it */
-        if (off > len - 8)
+        if (len < 8 || off > len - 8)
             return false;
         off += 4;
         more = word_at(extab + off) >> 24;
