@@ -28,10 +28,14 @@
 
 /* PAE: addresses bits 51:12 (Xen reports at most 52 physical bits), bit
  * 63 is NX in page-directory and page-table entries; in a PDPT entry bits
- * 2:1, 8:5 and 63 are reserved.  Bits 62:52 are reserved everywhere. */
+ * 2:1 and 63 are reserved.  Bits 62:52 are reserved everywhere.  The SDM
+ * reserves a PDPT entry's bits 8:5 too, but the CPU checks them only when
+ * CR3 loads the four entries, and QEMU's emulation then sets the accessed
+ * bit (5) in memory: a running PAE guest's PDPT holds 0x...021 where it
+ * wrote 0x...001, so those bits are not held against it. */
 #define PAE_ADDR       0x000ffffffffff000ULL
 #define PAE_HIGH_RSVD  0x7ff0000000000000ULL
-#define PDPTE_RSVD     (PAE_HIGH_RSVD | (1ULL << 63) | 0x1e6ULL)
+#define PDPTE_RSVD     (PAE_HIGH_RSVD | (1ULL << 63) | 0x6ULL)
 #define PDE_2M_RSVD    0x00000000001fe000ULL   /* 20:13, bit 12 being PAT */
 
 static enum xu_mem_fault read32(xu_arch_read_pte read_pte, void *ctx, uint64_t table,

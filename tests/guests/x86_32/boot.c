@@ -148,13 +148,15 @@ void start_kernel(unsigned long start_info_pa)
     /* Under the lab's Xen 4.17 on QEMU's emulation, the PAE build never got
      * past its first CPUID once paging was on: xenctx showed EIP on that
      * CPUID with the same registers in dumps seconds apart, PVH and HVM
-     * alike, while the 2-level build runs the same code.  Why is not found
-     * (one guess: without SVM's next-RIP Xen decodes an intercepted
-     * instruction through the guest's tables to skip it, and that fails for
-     * these PAE tables).  So the PAE build makes no hypercall: no hypercall
-     * page, no self-timing (the lab then judges it against the design
-     * split), no second vCPU.  Port I/O (its intercept names the next
-     * instruction) still prints. */
+     * alike, while the 2-level build runs the same code.  The PDPT read
+     * from dom0 holds 0x104021 where head.S wrote 0x104001: QEMU sets the
+     * accessed bit in PDPT entries, which the SDM reserves, and Xen, which
+     * decodes an intercepted instruction through the guest's tables to skip
+     * it (no next-RIP under the emulated SVM), most likely refuses that
+     * entry and retries for ever.  So the PAE build makes no hypercall: no
+     * hypercall page, no self-timing (the lab then judges it against the
+     * design split), no second vCPU.  Port I/O (its intercept names the
+     * next instruction) still prints. */
     if (X86_32_HYPERCALLS) {
         console_puts("xu-guest: x86_32 boot, 2-level paging\n");
         setup_hypercall_page();
