@@ -92,9 +92,9 @@ def measured_split(d, sid):
     # host takes the CPU whatever instruction runs, so that time outside is taken out
     # at the rate the intervals measured.
     other_running = max(outside - ratio * outside_notrun, 0)
-    run_timed = sum(running.values())
-    other = other_running * min(sum(executed.values()) / run_timed, 1.0) if run_timed > 0 else 0
-    total = sum(executed.values()) + other
+    exec_timed, run_timed = sum(executed.values()), sum(running.values())
+    other = other_running * min(exec_timed / run_timed, 1.0) if run_timed > 0 else 0
+    total = exec_timed + other
     run_total = run_timed + other_running
     if total <= 0 or run_total <= 0:
         return None, "no running time over the run"
