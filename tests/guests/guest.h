@@ -32,7 +32,7 @@ long start_secondary_vcpu(unsigned int id);
 /* VCPUOP_* (Xen's vcpu_op hypercall) for vCPU vcpu; returns Xen's result. */
 long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg);
 
-/* The cycle counter: the TSC on x86, the virtual counter on arm64.  Only
+/* The cycle counter: the TSC on x86, the virtual counter on ARM.  Only
  * its differences are used, never its rate (see truth.h).  64 bits on every
  * width: a 32-bit guest's TSC would wrap in seconds. */
 static inline __attribute__((always_inline)) uint64_t guest_cycles(void)
@@ -46,6 +46,12 @@ static inline __attribute__((always_inline)) uint64_t guest_cycles(void)
     unsigned long v;
 
     __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) : : "memory");
+    return v;
+#elif defined(__arm__)
+    uint64_t v;
+
+    /* CNTVCT, the AArch32 view of the same virtual counter */
+    __asm__ volatile("isb; mrrc p15, 1, %Q0, %R0, c14" : "=r"(v) : : "memory");
     return v;
 #else
 #error "guest_cycles: unknown architecture"

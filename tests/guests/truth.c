@@ -62,7 +62,13 @@ void truth_init(void)
 {
     /* The hypercall takes a guest handle: the area's virtual address, which
      * Xen writes through the vCPU's own page tables at each state change. */
-    volatile struct truth_runstate *area = &truth_runstate;
+    /* A guest handle is 64 bits on ARM whatever the guest's width: the
+     * upper half of a 32-bit guest's must be zero, not stack garbage. */
+    union {
+        volatile struct truth_runstate *p;
+        uint64_t q;
+    } area = { .q = 0 };
+    area.p = &truth_runstate;
     long rc = guest_vcpu_op(VCPUOP_register_runstate_memory_area, 0, (void *)&area);
 
     if (rc != 0) {

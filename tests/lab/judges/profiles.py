@@ -485,7 +485,7 @@ def twin_deltas(d, r, twin):
 
 
 def judge(d, sid, m):
-    prog, nofp, gtype, backend = m.groups()
+    prog, nofp, gtype, _unwinder, backend = m.groups()
     guest = "%s%s-%s" % (prog, nofp or "", gtype)
     r = judge_run(d, sid, guest, prog, guest_type=gtype, backend=backend,
                   frame_pointers=not nofp,
@@ -503,6 +503,12 @@ FP_SETUP = {"pv": ("objdump", r"mov\s+%rsp,%rbp"), "pvh": ("objdump", r"mov\s+%r
 # still pushes EBP when it uses it as a general register, so the push alone says nothing.
 for _t in ("x86_32-pvh", "x86_32pae-pvh", "x86_32-hvm", "x86_32pae-hvm", "x86_32-pv"):
     FP_SETUP[_t] = ("objdump", r"mov\s+%esp,%ebp")
+# ARMv7 (tests/guests/arm32), GCC: add fp, sp, #N in ARM code; r7 set from sp in Thumb-2
+# (add r7, sp, #N, or mov r7, sp).  Without frame pointers GCC may still push r11 or r7
+# as a callee-saved register, so again the push alone says nothing.
+for _t in ("arm32", "arm32lpae"):
+    FP_SETUP[_t] = ("arm-linux-gnueabihf-objdump", r"add\s+fp,\s*sp")
+FP_SETUP["arm32thumb"] = ("arm-linux-gnueabihf-objdump", r"(add|mov)\s+r7,\s*sp")
 
 
 def sets_frame_pointer(elf, gtype, function):
@@ -554,11 +560,15 @@ def judge_fp_control(d, sid, m):
     return finish(r, reasons)
 
 
-# Guest types: pv and pvh (x86_64), arm (arm64: tests/guests/arm64, no PV/PVH there), and
+# Guest types: pv and pvh (x86_64), arm (arm64: tests/guests/arm64, no PV/PVH there),
 # the 32-bit x86 guests of scenarios/x86_32.sh (tests/guests/x86_32: 2-level paging or PAE,
 # PVH or HVM).
 X86_32_TYPES = r"x86_32(?:pae)?-(?:pvh|hvm)|x86_32-pv"
-JUDGES = [(r"(ratio|nested|smp|hcall)(-nofp)?-(pv|pvh|arm|%s)-(xencall|xc)" % X86_32_TYPES,
+# and the ARMv7 guests of scenarios/arm32.sh (tests/guests/arm32: ARM or Thumb-2 code,
+# short-descriptor or LPAE tables), whose -nofp builds are also unwound with their EHABI
+# tables (an -ehabi infix before the backend: the same judgement).
+ARM32_TYPES = r"arm32|arm32thumb|arm32lpae"
+GUEST_TYPES = r"pv|pvh|arm|%s|%s" % (X86_32_TYPES, ARM32_TYPES)
+JUDGES = [(r"(ratio|nested|smp|hcall)(-nofp)?-(%s)(-ehabi)?-(xencall|xc)" % GUEST_TYPES,
            judge),
-          (r"(ratio|nested|hcall)-nofp-(pv|pvh|arm|%s)-fp-control" % X86_32_TYPES,
-           judge_fp_control)]
+          (r"(ratio|nested|hcall)-nofp-(%s)-fp-control" % GUEST_TYPES, judge_fp_control)]

@@ -282,6 +282,87 @@ def judge_arm(d, sid, m):
     return finish(r, reasons)
 
 
+# ---- ARMv7 guests ------------------------------------------------------------------------
+# The same xenctx prints an AArch32 vCPU's registers (its print_ctx_32, chosen by the CPSR's
+# mode bit): PC, the banked SP and LR of each mode, r0-r12 of user/system mode (SVC shares
+# them), SCTLR, TTBCR, TTBR0/1.  What the dumps show of tests/guests/arm32, independent of
+# xen-uniprof's reading of the same context:
+#   the MMU is on (SCTLR.M) with the paging the build set up (TTBCR.EAE: LPAE or not),
+#   PC is a high (0xc0000000 up) address inside one of the program's hot functions or main,
+#   SVC's SP and the frame pointer (r11 in ARM code, r7 in Thumb-2) are high stack
+#   addresses, and for smp vCPU 1 is online under secondary_main.
+ARM32_VA_MIN = 0xc0000000
+ARM32_TTBCR_EAE = 1 << 31
+
+
+def arm32_dumps(text):
+    """[{vcpuN: {register: value}}] from xenctx -a dumps of AArch32 vCPUs."""
+    parts = re.split(r"^@@SAMPLE (\d+) (vcpu\d+)\s*$", text or "", flags=re.M)
+    by_sample = {}
+    for i in range(1, len(parts) - 2, 3):
+        body = parts[i + 2]
+        regs = {n: int(v, 16) for n, v in re.findall(
+            r"\b(PC|CPSR|r7_usr|r11_usr|SCTLR|TTBCR|TTBR0|TTBR1):\s*([0-9a-fA-F]+)", body)}
+        svc = re.search(r"^SVC: SPSR:[0-9a-fA-F]+ SP:([0-9a-fA-F]+) LR:([0-9a-fA-F]+)", body,
+                        flags=re.M)
+        if svc:
+            regs["SP_svc"], regs["LR_svc"] = int(svc.group(1), 16), int(svc.group(2), 16)
+        by_sample.setdefault(int(parts[i]), {})[parts[i + 1]] = regs
+    return [by_sample[k] for k in sorted(by_sample)]
+
+
+def judge_arm32(d, sid, m):
+    prog, gtype = m.groups()
+    guest = "%s-%s" % (prog, gtype)
+    r = new_result(d, sid, guest=guest, program=prog, guest_type=gtype, backend=None,
+                   tool="xenctx")
+    text = read_id(d, sid, ".xenctx")
+    if text is None:
+        return did_not_run(r)
+    reasons = []
+    syms = read_map(os.path.join(d, "..", "guests", "%s.map" % guest))
+    if not syms:
+        reasons.append("no map of %s in the lab's guests/" % guest)
+    fp_reg = "r7_usr" if gtype == "arm32thumb" else "r11_usr"
+    want_eae = gtype == "arm32lpae"
+    samples = arm32_dumps(text)
+    r["samples"] = len(samples)
+    good = 0
+    seen = []
+    for s in samples:
+        ok = bool(s)
+        row = {}
+        for vcpu, regs in sorted(s.items()):
+            pc = regs.get("PC", 0)
+            row[vcpu] = {"pc": "%x" % pc, "pc_sym": symbolize(syms, pc),
+                         "fp": "%x" % regs.get(fp_reg, 0), "sp": "%x" % regs.get("SP_svc", 0),
+                         "sctlr": "%x" % regs.get("SCTLR", 0),
+                         "ttbcr": "%x" % regs.get("TTBCR", 0)}
+            hot = (HOT[prog] | {"main"}) if vcpu == "vcpu0" else ARM_VCPU1[0]
+            ok = ok and (regs.get("SCTLR", 0) & 1) == 1
+            ok = ok and bool(regs.get("TTBCR", 0) & ARM32_TTBCR_EAE) == want_eae
+            ok = ok and pc >= ARM32_VA_MIN and row[vcpu]["pc_sym"] in hot
+            ok = ok and regs.get("SP_svc", 0) >= ARM32_VA_MIN
+            ok = ok and regs.get(fp_reg, 0) >= ARM32_VA_MIN
+        if prog == "smp" and "vcpu1" not in s:
+            ok = False
+        good += ok
+        seen.append(row)
+    r["dumps"] = seen
+    r["as_expected_pct"] = round(pct(good, len(samples)), 2)
+    if not samples:
+        reasons.append("xenctx printed no register dumps")
+    elif good != len(samples):
+        reasons.append("%d of %d xenctx dumps are not as expected (MMU on, %s tables, high PC "
+                       "in a hot function or main, high SP and %s%s)"
+                       % (len(samples) - good, len(samples), "LPAE" if want_eae else
+                          "short-descriptor", fp_reg.split("_")[0],
+                          ", vCPU 1 online" if prog == "smp" else ""))
+    check_guest_after(d, sid, guest, r, reasons)
+    return finish(r, reasons)
+
+
 # (the 32-bit x86 guests too: scenarios/x86_32.sh; xenctx reads a 32-bit HVM/PVH vCPU)
 JUDGES = [(r"(ratio|nested|smp|hcall)-(pv|pvh|x86_32(?:pae)?-(?:pvh|hvm)|x86_32-pv)-xenctx", judge),
-          (r"(ratio|nested|smp)-arm-xenctx", judge_arm)]
+          (r"(ratio|nested|smp)-arm-xenctx", judge_arm),
+          (r"(ratio|nested|smp)-(arm32|arm32thumb|arm32lpae)-xenctx", judge_arm32)]
