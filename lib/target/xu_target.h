@@ -87,8 +87,19 @@ struct xu_mmu {
     uint64_t root_hi;           /* a second root for the upper half, where there is one:
                                  * arm64 TTBR1_EL1; x86 PV in user mode, the kernel table */
     uint64_t ctl;               /* translation control where the architecture has one:
-                                 * arm64 TCR_EL1; a 32-bit x86 vCPU's CR4 (PSE) */
+                                 * arm64 TCR_EL1; a 32-bit x86 vCPU's CR4 (PSE), or
+                                 * XU_X86_32_CTL_PV_L3 for a 32-bit PV vCPU */
 };
+
+/*
+ * ctl of a 32-bit x86 PV vCPU.  Under a 64-bit Xen (the compat layer) the
+ * guest's PAE "PDPT" is a page of long-mode L3 entries that Xen's own
+ * 4-level tables point at: the CPU walks it in long mode, where bits 1, 2
+ * and 5 of an entry are RW, U and A (Xen's builder and a guest set them),
+ * not the bits a PAE PDPT reserves.  Bit 63 of CR4 is reserved, so this
+ * never collides with a CR4 value.
+ */
+#define XU_X86_32_CTL_PV_L3 (1ULL << 63)
 
 struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */

@@ -3,7 +3,8 @@
  * pagewalk.c - 32-bit x86 translation of a hostile guest's page tables:
  * paging off (virtual == physical), two-level 32-bit paging (4-byte
  * entries, 4 MiB pages under CR4.PSE, PSE-36 frames above 4 GiB) and PAE
- * (a four-entry PDPT, then two levels of 8-byte entries, 2 MiB pages).
+ * (a four-entry PDPT, then two levels of 8-byte entries, 2 MiB pages; a
+ * 32-bit PV guest's PDPT is a long-mode L3 page, see XU_X86_32_CTL_PV_L3).
  * Every entry is checked (present, reserved bits); a walk reads at most
  * three entries, so a table that points at itself ends like any other.
  *
@@ -36,6 +37,9 @@
 #define PAE_ADDR       0x000ffffffffff000ULL
 #define PAE_HIGH_RSVD  0x7ff0000000000000ULL
 #define PDPTE_RSVD     (PAE_HIGH_RSVD | (1ULL << 63) | 0x6ULL)
+/* A 32-bit PV guest's PDPT is a long-mode L3 (XU_X86_32_CTL_PV_L3): NX and
+ * the RW/U/A bits are the CPU's there; Xen refuses 1 GiB pages (PS) in it. */
+#define PV_L3_RSVD     (PAE_HIGH_RSVD | PTE_PS)
 #define PDE_2M_RSVD    0x00000000001fe000ULL   /* 20:13, bit 12 being PAT */
 
 static enum xu_mem_fault read32(xu_arch_read_pte read_pte, void *ctx, uint64_t table,
@@ -93,11 +97,11 @@ static enum xu_mem_fault read64(xu_arch_read_pte read_pte, void *ctx, uint64_t a
 static enum xu_mem_fault walk_pae(const struct xu_mmu *mmu, uint64_t va,
                                   xu_arch_read_pte read_pte, void *ctx, uint64_t *frame)
 {
-    uint64_t e;
+    uint64_t e, l3_rsvd = (mmu->ctl & XU_X86_32_CTL_PV_L3) ? PV_L3_RSVD : PDPTE_RSVD;
     enum xu_mem_fault f;
 
     /* the PDPT is 32-byte aligned: its four entries never straddle a page */
-    f = read64(read_pte, ctx, (mmu->root & 0xffffffe0ULL) + (va >> 30) * 8, PDPTE_RSVD, &e);
+    f = read64(read_pte, ctx, (mmu->root & 0xffffffe0ULL) + (va >> 30) * 8, l3_rsvd, &e);
     if (f != XU_MEM_OK)
         return f;
     f = read64(read_pte, ctx, (e & PAE_ADDR) + ((va >> 21) & 511) * 8, PAE_HIGH_RSVD, &e);

@@ -92,6 +92,7 @@ static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs 
     out->fp = c->user_regs.ebp;
     out->rflags = c->user_regs.eflags;
     out->mmu.root = (uint64_t)(uint32_t)xen_cr3_to_pfn_x86_32(c->ctrlreg[3]) << XU_PAGE_SHIFT;
+    out->mmu.ctl = XU_X86_32_CTL_PV_L3;
     out->cr0 = c->ctrlreg[0];
     out->cr4 = c->ctrlreg[4];
     out->efer = 0;

@@ -271,6 +271,35 @@ static void test_pae_reserved(void **state)
     assert_int_equal(frame, 0x40000000ULL >> 12);
 }
 
+/* A 32-bit PV guest's PDPT is a long-mode L3 under Xen's compat layer: RW,
+ * U and A set (0x...027, as Xen 4.8's builder left it in the lab's guest)
+ * and NX are the CPU's bits there, a 1 GiB page (PS) is refused; without
+ * the flag (HVM/PVH PAE) RW and U stay reserved. */
+static void test_pae_pv_l3(void **state)
+{
+    struct xu_vcpu_regs r;
+    struct counting c = { .sim = f.sim };
+    uint64_t frame, pdpte;
+
+    (void)state;
+    assert_int_equal(sim32_map_range(&f.g, 0xc0000000, XU_PAGE_SIZE), 0);
+    memcpy(&pdpte, (uint8_t *)xu_sim_frame(f.sim, f.g.root >> 12) + 3 * 8, 8);
+    assert_int_equal(sim32_set(&f.g, 0xc0000000, 3, pdpte | 0x26), 0);
+    assert_int_equal(walk(0xc0000000, &frame, NULL), XU_MEM_RESERVED);
+
+    sim32_regs(&f.g, 0, 0, 0, &r);
+    r.mmu.ctl = XU_X86_32_CTL_PV_L3;
+    assert_int_equal(a->translate(&r.mmu, 0xc0000000, count_read, &c, &frame), XU_MEM_OK);
+    assert_int_equal(sim32_set(&f.g, 0xc0000000, 3, pdpte | 0x26 | (1ULL << 63)), 0);
+    assert_int_equal(a->translate(&r.mmu, 0xc0000000, count_read, &c, &frame), XU_MEM_OK);
+    assert_int_equal(sim32_set(&f.g, 0xc0000000, 3, pdpte | SIM32_PS), 0);
+    assert_int_equal(a->translate(&r.mmu, 0xc0000000, count_read, &c, &frame),
+                     XU_MEM_RESERVED);
+    assert_int_equal(sim32_set(&f.g, 0xc0000000, 3, pdpte | (1ULL << 56)), 0);
+    assert_int_equal(a->translate(&r.mmu, 0xc0000000, count_read, &c, &frame),
+                     XU_MEM_RESERVED);
+}
+
 /* Every entry pointing back at the PDPT's frame: three reads at most. */
 static void test_pae_loop(void **state)
 {
@@ -353,6 +382,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pae_pages, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_pae_2m_and_nx, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_pae_reserved, setup_pae, teardown),
+        cmocka_unit_test_setup_teardown(test_pae_pv_l3, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_pae_loop, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_no_paging_and_modes, setup_pae, teardown),
         cmocka_unit_test_setup_teardown(test_space_key, setup_pae, teardown),

@@ -129,6 +129,8 @@ static void test_pv32_layout_and_pae(void **state)
     assert_int_equal(r.sp, 0xc0200000);
     assert_int_equal(r.fp, 0xc0200010);
     assert_int_equal(r.mmu.root, 0x1234567000ULL);
+    /* its PDPT is a long-mode L3 under Xen's compat layer */
+    assert_int_equal(r.mmu.ctl, XU_X86_32_CTL_PV_L3);
 
     pv32.user_regs.cs = 0x0073;         /* ring 3 */
     xu_x86_pv_regs(&pv32, XU_X86_WIDTH_32, &r);
