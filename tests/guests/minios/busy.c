@@ -30,16 +30,23 @@
 #define BUSY_SLEEP_MS 3
 
 volatile unsigned long busy_progress;
-static unsigned long busy_seed = 0x9e3779b97f4a7c15UL;
+static unsigned long busy_seed = (unsigned long)0x9e3779b97f4a7c15ULL;
 
 static unsigned long busy_random(void)
 {
-    /* xorshift64: cheap, and enough to break any period. */
+    /* xorshift64, or xorshift32 in Mini-OS's x86_32 build: cheap, and enough to break
+     * any period. */
     unsigned long x = busy_seed;
 
+#if __SIZEOF_LONG__ == 8
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
+#else
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+#endif
     busy_seed = x;
     return x;
 }

@@ -202,7 +202,9 @@ def judge_idle(d, sid, m):
     it is welcome but not required)."""
     variant = m.group(1)
     guest = "minios-" + variant
-    r, reasons, stacks = common(d, sid, guest, MIN_IDLE_SAMPLES if variant == "shipped"
+    # x86_32: Mini-OS's x86_32 build as shipped (scenarios/minios-x86_32.sh)
+    shipped = variant in ("shipped", "x86_32")
+    r, reasons, stacks = common(d, sid, guest, MIN_IDLE_SAMPLES if shipped
                                 else MIN_SHORT_SAMPLES, variant=variant,
                                 unwind=m.group(2) or "auto")
     if reasons is None:
@@ -220,7 +222,7 @@ def judge_idle(d, sid, m):
     # At -O3 the wrappers are inlined and block_domain calls the page directly.
     idle = [(body(f), c) for f, c in stacks if body(f) and body(f)[-1] == "hypercall_page"]
     n_idle = sum(c for _, c in idle)
-    if variant == "shipped":
+    if shipped:
         chains = [IDLE_CHAIN]
         def has_caller(f):
             return len(f) >= 3 and f[-2].startswith("HYPERVISOR_")
@@ -444,10 +446,12 @@ def judge_repeat(d, sid, m):
     return finish(r, reasons)
 
 
-JUDGES = [(r"minios-(shipped)-idle()", judge_idle),
+# (the x86_32 variants are Mini-OS's x86_32 build: scenarios/minios-x86_32.sh on the Xen
+# 4.8 with PV32)
+JUDGES = [(r"minios-(shipped|x86_32)-idle()", judge_idle),
           (r"minios-(o3g)-idle-(cfi)", judge_idle),
           (r"minios-shipped-xenctx", judge_xenctx),
           (r"minios-gz-find", judge_gz_find),
           (r"minios-(o3|busy-o3)-(fp|auto)", judge_o3),
-          (r"minios-(busy|busy-o3g)-(fp|cfi)", judge_busy),
+          (r"minios-(busy|busy-o3g|busy-x86_32)-(fp|cfi)", judge_busy),
           (r"minios-busy-o3g-repeat", judge_repeat)]
