@@ -121,6 +121,10 @@ bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint
  * kernel's, which is what we follow.)  The checks are what the hardware
  * guarantees: a selector in the kernel's rings 0 or 1 that is not null,
  * EFLAGS with bit 1 set and no reserved bit or VM, an EIP that is not 0.
+ * And an EIP that is not the selector itself: entry code saves DS and ES
+ * side by side (Mini-OS's and Linux's SAVE_ALL), two equal selectors that
+ * a kernel linked at 0 (Mini-OS x86_32: 0xe021 is inside its text) would
+ * otherwise read as EIP and CS.
  */
 bool xu_x86_32_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint64_t *sp)
 {
@@ -132,7 +136,7 @@ bool xu_x86_32_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, u
         return false;
     if (!(eflags & RFLAGS_FIXED1) || (eflags & (EFLAGS_RESERVED | RFLAGS_VM)))
         return false;
-    if (eip == 0 || eip > 0xffffffffULL)
+    if (eip == 0 || eip > 0xffffffffULL || eip == cs)
         return false;
     *pc = eip;
     *sp = addr + 12;

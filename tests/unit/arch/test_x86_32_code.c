@@ -61,6 +61,14 @@ static void test_interrupt_frame(void **state)
     assert_false(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
     w[0] = 0xc0101234;
     assert_false(a->interrupt_frame(w, 0xfffffffc, &pc, &sp));
+    /* [ds, es, orig_eax] of Mini-OS x86_32's SAVE_ALL, a kernel linked at 0:
+     * 0xe021 is in its text, yet no frame */
+    w[0] = 0xe021;
+    w[1] = 0xe021;
+    w[2] = 0xb;                                 /* bit 1 set: passes as EFLAGS */
+    assert_false(a->interrupt_frame(w, 0xbff50, &pc, &sp));
+    w[1] = 0xe019;                              /* its real frame's CS */
+    assert_true(a->interrupt_frame(w, 0xbff50, &pc, &sp));
 }
 
 /* code[0] is the byte before pc, code[1..4] from pc. */
