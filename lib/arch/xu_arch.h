@@ -80,6 +80,9 @@ struct xu_xen_regs_io {
 struct xu_frame_record {
     int32_t fp_off, ra_off;
     unsigned int fp_reg;        /* the DWARF number of the frame pointer it is relative to */
+    bool ra_in_link;            /* no return address saved (a leaf that saved only its
+                                 * frame pointer): it is the link register's, ra_off
+                                 * meaningless; only the innermost frame can use it */
 };
 
 struct xu_arch_ops {

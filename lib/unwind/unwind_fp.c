@@ -39,13 +39,17 @@
  * above them): where the architecture has frame_record and the ELF gives
  * the function's start and code, each record is read where the function
  * owning the frame keeps it (record_place below), and the frame pointer
- * is that function's register (r11 or r7).  A record whose saver kept
+ * is that function's register (r11 or r7).  GCC's leaves save only the
+ * frame pointer (push {fp}; add fp, sp, #0): in the innermost frame their
+ * return address is the link register.  A record whose saver kept
  * another register than its caller's frame pointer (a chain crossing
  * between ARM and Thumb-2 code) holds no frame pointer of the caller's:
  * the walk ends there.  Without the ELF, or for a prologue not known, the
  * architecture's fixed place holds, as on every other architecture.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include "boundary.h"
 
@@ -72,6 +76,7 @@ struct record_place {
     int32_t fp_off, ra_off;     /* the caller's fp, the return address */
     unsigned int fp_reg;        /* the register (DWARF number) fp is read from */
     bool own;                   /* the function's own (frame_record), not the fixed place */
+    bool ra_in_link;            /* own, and the return address is the vCPU's link register */
 };
 
 static void fixed_place(const struct xu_arch_ops *a, struct record_place *p)
@@ -80,6 +85,7 @@ static void fixed_place(const struct xu_arch_ops *a, struct record_place *p)
     p->ra_off = a->record_ra_off;
     p->fp_reg = a->dwarf_fp;
     p->own = false;
+    p->ra_in_link = false;
 }
 
 /*
@@ -87,10 +93,13 @@ static void fixed_place(const struct xu_arch_ops *a, struct record_place *p)
  * records differ per function and the ELF says where the function starts
  * and holds its code; else the fixed place.  exact: the vCPU stopped at
  * pc (the instructions before it ran); else pc is a return address (the
- * call ran, so did the prologue).
+ * call ran, so did the prologue).  innermost: pc is the vCPU's own, whose
+ * link register is its return address if it never saved it (a leaf's
+ * record); anywhere else such a record cannot be (a caller saved its
+ * return address before calling) and the fixed place holds.
  */
 static void record_place(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
-                         uint64_t pc, bool exact, struct record_place *p)
+                         uint64_t pc, bool exact, bool innermost, struct record_place *p)
 {
     struct xu_frame_record r;
     const uint8_t *code;
@@ -106,12 +115,15 @@ static void record_place(const struct xu_unwind_env *env, const struct xu_arch_o
     if (len == 0)
         return;         /* on its first instruction: no record made yet */
     code = env->code(env->code_ctx, start + len, (size_t)len);
-    if (!code || a->frame_record(code, (size_t)len, (size_t)upto, thumb, &r) < 0)
+    memset(&r, 0, sizeof(r));
+    if (!code || a->frame_record(code, (size_t)len, (size_t)upto, thumb, &r) < 0 ||
+        (r.ra_in_link && (!innermost || !a->has_link_register)))
         return;
     p->fp_off = r.fp_off;
-    p->ra_off = r.ra_off;
+    p->ra_off = r.ra_in_link ? r.fp_off : r.ra_off;
     p->fp_reg = r.fp_reg;
     p->own = true;
+    p->ra_in_link = r.ra_in_link;
 }
 
 /*
@@ -153,8 +165,11 @@ static int read_record(struct xu_mem *m, const struct xu_vcpu_regs *regs,
     if (!p->own)
         return xu_unwind_frame_record(m, regs, fp, next_fp, ret);
     /* record_end() checked that both slots lie in the address space */
-    if (xu_mem_read_words(m, fp + (uint64_t)(int64_t)p->fp_off, next_fp, 1) < 0 ||
-        xu_mem_read_words(m, fp + (uint64_t)(int64_t)p->ra_off, &ra, 1) < 0)
+    if (xu_mem_read_words(m, fp + (uint64_t)(int64_t)p->fp_off, next_fp, 1) < 0)
+        return -1;
+    if (p->ra_in_link)
+        ra = regs->lr;
+    else if (xu_mem_read_words(m, fp + (uint64_t)(int64_t)p->ra_off, &ra, 1) < 0)
         return -1;
     *ret = a->code_address(regs, ra);
     return 0;
@@ -239,7 +254,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                           &end))
         goto out;
     lower = sp;
-    record_place(env, a, pc, exact, &place);
+    record_place(env, a, pc, exact, depth == 1, &place);
     fp = first_fp(regs, &place);
 
     for (;;) {
@@ -284,7 +299,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                 break;
             lower = sp;         /* the one step that may move to another stack */
             fp = next_fp;
-            record_place(env, a, pc, exact, &place);
+            record_place(env, a, pc, exact, false, &place);
             continue;
         }
         /* ret may be in a function that made no frame record: the record
@@ -296,7 +311,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
         if (!recordless_steps(env, m, regs, pcs, &depth, max_depth, &crossings, &pc, &sp,
                               &exact, &end))
             break;
-        record_place(env, a, pc, exact, &caller);
+        record_place(env, a, pc, exact, false, &caller);
         if (crossings != before) {
             lower = sp;
             fp = next_fp;

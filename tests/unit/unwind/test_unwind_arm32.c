@@ -219,6 +219,52 @@ static void test_gcc_arm_chain(void **state)
     assert_true(r.depth < 3 || pcs[1] != ret_b || pcs[2] != ret_a);
 }
 
+/*
+ * A GCC leaf (an hvc wrapper: push {fp}; add fp, sp, #0) stopped inside:
+ * its caller's fp at fp, its return address still in lr; further up the
+ * GCC ARM chain.  A leaf's record met above the innermost frame is not
+ * read as one (the fixed place holds there).
+ */
+static void test_gcc_leaf(void **state)
+{
+    struct fixture *f = *state;
+    static const uint32_t leaf[] = { 0xe52db004u, 0xe28db000u };
+    uint32_t ret_a = arm_func(0, gcc_arm, 3);
+    uint32_t ret_b = arm_func(1, gcc_arm, 3);
+    uint32_t c = TEXT + 0x200u;
+    uint32_t e_c = STACK_BASE + 0x800, e_b = e_c + 0x40, e_a = e_b + 0x40;
+    struct xu_unwind_result r;
+    uint64_t pcs[16];
+
+    (void)arm_func(2, leaf, 2);
+    put(f, e_a - 8, 0);             put(f, e_a - 4, 0);
+    put(f, e_b - 8, e_a - 4);       put(f, e_b - 4, ret_a);
+    put(f, e_c - 4, e_b - 4);       /* push {fp} */
+    put(f, e_c, 0xdeadbeefu);       /* b's outgoing area: no return address */
+    stopped(f, c + 8, e_c - 4, e_c - 4, false);
+    f->regs.lr = f->regs.r32[14] = ret_b;
+    walk(f, pcs, 16, &r);
+    assert_int_equal(r.end, XU_WALK_COMPLETE);
+    assert_int_equal(r.depth, 3);
+    assert_int_equal(pcs[1], ret_b);
+    assert_int_equal(pcs[2], ret_a);
+
+    /* a Thumb-2 leaf (push {r7}; add r7, sp, #0) returning into Thumb code */
+    memset(text + 0x200, 0, 0x100);
+    nr_funcs = 2;
+    {
+        static const uint16_t tleaf[] = { 0xb480u, 0xaf00u };
+        (void)thumb_func(2, tleaf, 2);
+    }
+    stopped(f, c + 4, e_c - 4, e_c - 4, true);
+    f->regs.lr = f->regs.r32[14] = ret_b | 1u;
+    walk(f, pcs, 16, &r);
+    /* b is ARM (r11), the leaf Thumb (r7): the saved r7 is not b's fp */
+    assert_int_equal(r.end, XU_WALK_BAD_FRAME);
+    assert_int_equal(r.depth, 2);
+    assert_int_equal(pcs[1], ret_b);
+}
+
 /* A clang ARM chain: fp points at {caller's fp, lr} above r4 and r5. */
 static void test_clang_chain(void **state)
 {
@@ -351,6 +397,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_gcc_arm_chain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gcc_leaf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clang_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gcc_thumb_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mixed_chain_ends, setup, teardown),
