@@ -38,7 +38,7 @@
  * {fp, lr}, GCC's Thumb-2 code keeps r7 below the locals, the record
  * above them): where the architecture has frame_record and the ELF gives
  * the function's start and code, each record is read where the function
- * owning the frame keeps it (record_place below), and the frame pointer
+ * owning the frame keeps it (xu_unwind_record_place() below), and the frame pointer
  * is that function's register (r11 or r7).  GCC's leaves save only the
  * frame pointer (push {fp}; add fp, sp, #0): in the innermost frame their
  * return address is the link register.  A record whose saver kept
@@ -71,15 +71,7 @@ int xu_unwind_frame_record(struct xu_mem *m, const struct xu_vcpu_regs *regs, ui
     return 0;
 }
 
-/* Where a frame record lies, relative to the frame pointer. */
-struct record_place {
-    int32_t fp_off, ra_off;     /* the caller's fp, the return address */
-    unsigned int fp_reg;        /* the register (DWARF number) fp is read from */
-    bool own;                   /* the function's own (frame_record), not the fixed place */
-    bool ra_in_link;            /* own, and the return address is the vCPU's link register */
-};
-
-static void fixed_place(const struct xu_arch_ops *a, struct record_place *p)
+static void fixed_place(const struct xu_arch_ops *a, struct xu_record_place *p)
 {
     p->fp_off = a->record_fp_off;
     p->ra_off = a->record_ra_off;
@@ -98,8 +90,8 @@ static void fixed_place(const struct xu_arch_ops *a, struct record_place *p)
  * record); anywhere else such a record cannot be (a caller saved its
  * return address before calling) and the fixed place holds.
  */
-static void record_place(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
-                         uint64_t pc, bool exact, bool innermost, struct record_place *p)
+void xu_unwind_record_place(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                            uint64_t pc, bool exact, bool innermost, struct xu_record_place *p)
 {
     struct xu_frame_record r;
     const uint8_t *code;
@@ -132,8 +124,8 @@ static void record_place(const struct xu_unwind_env *env, const struct xu_arch_o
  * word: fp points at a pushed word in each AArch32 layout).  false when
  * the record does not fit in the address space.
  */
-static bool record_end(const struct xu_arch_ops *a, const struct record_place *p, uint64_t fp,
-                       uint64_t *end)
+bool xu_unwind_record_end(const struct xu_arch_ops *a, const struct xu_record_place *p,
+                          uint64_t fp, uint64_t *end)
 {
     int64_t lo, hi;
 
@@ -155,16 +147,16 @@ static bool record_end(const struct xu_arch_ops *a, const struct record_place *p
 }
 
 /* The record at fp, where p says: the caller's fp and the return address. */
-static int read_record(struct xu_mem *m, const struct xu_vcpu_regs *regs,
-                       const struct record_place *p, uint64_t fp, uint64_t *next_fp,
-                       uint64_t *ret)
+int xu_unwind_record_read(struct xu_mem *m, const struct xu_vcpu_regs *regs,
+                          const struct xu_record_place *p, uint64_t fp, uint64_t *next_fp,
+                          uint64_t *ret)
 {
     const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t ra;
 
     if (!p->own)
         return xu_unwind_frame_record(m, regs, fp, next_fp, ret);
-    /* record_end() checked that both slots lie in the address space */
+    /* xu_unwind_record_end() checked that both slots lie in the address space */
     if (xu_mem_read_words(m, fp + (uint64_t)(int64_t)p->fp_off, next_fp, 1) < 0)
         return -1;
     if (p->ra_in_link)
@@ -177,7 +169,7 @@ static int read_record(struct xu_mem *m, const struct xu_vcpu_regs *regs,
 
 /* The frame pointer of the innermost frame: the function's own register
  * where its record says (AArch32: r7 in Thumb-2 code, r11 in ARM code). */
-static uint64_t first_fp(const struct xu_vcpu_regs *regs, const struct record_place *p)
+static uint64_t first_fp(const struct xu_vcpu_regs *regs, const struct xu_record_place *p)
 {
     if (p->own && p->fp_reg < sizeof(regs->r32) / sizeof(regs->r32[0]))
         return regs->r32[p->fp_reg];
@@ -232,7 +224,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
     const struct xu_arch_ops *a = xu_mem_arch(m);
     uint64_t fp, lower = regs->sp, next_fp, ret, pc = regs->ip, sp = regs->sp, end_of;
     unsigned int depth = 0, crossings = 0, before;
-    struct record_place place, caller;
+    struct xu_record_place place, caller;
     enum xu_walk_end end;
     bool exact = true;
 
@@ -254,7 +246,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                           &end))
         goto out;
     lower = sp;
-    record_place(env, a, pc, exact, depth == 1, &place);
+    xu_unwind_record_place(env, a, pc, exact, depth == 1, &place);
     fp = first_fp(regs, &place);
 
     for (;;) {
@@ -263,7 +255,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             break;
         }
         if ((fp & (a->word_bytes - 1u)) || fp < lower || fp - lower > MAX_FRAME_BYTES ||
-            !record_end(a, &place, fp, &end_of)) {
+            !xu_unwind_record_end(a, &place, fp, &end_of)) {
             end = XU_WALK_BAD_FRAME;
             break;
         }
@@ -273,7 +265,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
             end = XU_WALK_DEPTH;
             break;
         }
-        if (read_record(m, regs, &place, fp, &next_fp, &ret) < 0) {
+        if (xu_unwind_record_read(m, regs, &place, fp, &next_fp, &ret) < 0) {
             end = XU_WALK_UNMAPPED;
             break;
         }
@@ -299,7 +291,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                 break;
             lower = sp;         /* the one step that may move to another stack */
             fp = next_fp;
-            record_place(env, a, pc, exact, false, &place);
+            xu_unwind_record_place(env, a, pc, exact, false, &place);
             continue;
         }
         /* ret may be in a function that made no frame record: the record
@@ -311,7 +303,7 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
         if (!recordless_steps(env, m, regs, pcs, &depth, max_depth, &crossings, &pc, &sp,
                               &exact, &end))
             break;
-        record_place(env, a, pc, exact, false, &caller);
+        xu_unwind_record_place(env, a, pc, exact, false, &caller);
         if (crossings != before) {
             lower = sp;
             fp = next_fp;

@@ -6,7 +6,9 @@
  * all come from the input.
  *
  * Input, little-endian: flags (u8: bit 0 the vCPU in Thumb state, bit 1
- * the ELF's code known, bit 2 function starts known), a Thumb mask (u8:
+ * the ELF's code known, bit 2 function starts known, bit 3 the auto
+ * unwinder without CFI rows, which takes the same records a step at a
+ * time), a Thumb mask (u8:
  * bit i, function i is Thumb-2), max depth (u8, 0 = MAX_DEPTH), ip, sp,
  * r7, r11, lr (u32 each), then CODE_BYTES of code (NR_FUNCS functions of
  * FUNC_BYTES at TEXT), then guest-physical memory from 0 (the MMU off:
@@ -23,6 +25,9 @@
 #include "arch/xu_arch.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
+#ifdef HAVE_LIBDW
+#include "unwind/xu_cfi.h"
+#endif
 
 #define NR_FRAMES 16
 #define MAX_DEPTH 64
@@ -65,8 +70,9 @@ static bool func_start(const void *ctx, uint64_t pc, uint64_t *start, bool *thum
     return true;
 }
 
-static void walk(const struct xu_unwind_env *env, const struct xu_vcpu_regs *r,
-                 unsigned int max_depth, const uint8_t *mem, size_t len)
+static void walk(const struct xu_unwinder_ops *u, const struct xu_unwind_env *env,
+                 const struct xu_vcpu_regs *r, unsigned int max_depth, const uint8_t *mem,
+                 size_t len)
 {
     struct xu_sim *sim = xu_sim_new(XU_GUEST_HVM, NR_FRAMES, 1);
     struct xu_target t;
@@ -90,7 +96,7 @@ static void walk(const struct xu_unwind_env *env, const struct xu_vcpu_regs *r,
     if (m) {
         xu_mem_begin(m);
         xu_mem_set_context(m, r);
-        xu_unwind_fp_ops.walk(env, m, r, pcs, max_depth, &res);
+        u->walk(env, m, r, pcs, max_depth, &res);
         if (res.depth > max_depth || res.depth == 0 || pcs[0] != r->ip)
             abort();
         xu_mem_free(m);
@@ -104,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct xu_unwind_env env;
     struct xu_vcpu_regs r;
+    const struct xu_unwinder_ops *u;
     struct elf e;
     unsigned int depth;
     bool thumb;
@@ -134,6 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.r32[11] = le32(data + 15);
     r.lr = r.r32[14] = le32(data + 19);
     r.fp = thumb ? r.r32[7] : r.r32[11];
-    walk(&env, &r, depth, data + HEADER + CODE_BYTES, size - HEADER - CODE_BYTES);
+    u = &xu_unwind_fp_ops;
+#ifdef HAVE_LIBDW
+    if (data[0] & 8)
+        u = &xu_unwind_auto_ops;
+#endif
+    walk(u, &env, &r, depth, data + HEADER + CODE_BYTES, size - HEADER - CODE_BYTES);
     return 0;
 }

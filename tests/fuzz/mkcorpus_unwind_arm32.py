@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Writes the seed inputs of fuzz_unwind_arm32 (its header comment gives the
 # layout) into DIR: frame-pointer chains of GCC ARM, clang ARM and GCC
-# Thumb-2 frames, each with its prologues as code, and a looping chain.
+# Thumb-2 frames (the last also through auto), each with its prologues as
+# code, and a looping chain.
 import os
 import struct
 import sys
@@ -55,6 +56,9 @@ def main(d):
     words = {e[2] - 8: 0, e[2] - 4: 0, e[1] - 8: e[2] - 16, e[1] - 4: rets[0],
              e[0] - 8: e[1] - 16, e[0] - 4: rets[1]}
     seeds['gcc_thumb'] = seed(7, 0x07, TEXT + 2 * FUNC_BYTES + 6, e[0] - 16, e[0] - 16, 0, 0, text, words)
+    # the same through the auto unwinder (no CFI rows: its frame-pointer steps)
+    seeds['gcc_thumb_auto'] = seed(15, 0x07, TEXT + 2 * FUNC_BYTES + 6, e[0] - 16, e[0] - 16, 0, 0,
+                                   text, words)
     # a record pointing at itself
     text, rets = code([(GCC_ARM, False)])
     words = {0x800 - 8: 0x800 - 4, 0x800 - 4: rets[0]}

@@ -22,6 +22,9 @@
 #include "arch/xu_arch.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
+#ifdef HAVE_LIBDW
+#include "unwind/xu_cfi.h"
+#endif
 
 #define TEXT        0x80000000u     /* the functions' code, 0x100 bytes each */
 #define TEXT_BYTES  0x1000u
@@ -171,11 +174,17 @@ static void stopped(struct fixture *f, uint32_t ip, uint32_t sp, uint32_t fp, bo
     f->regs.r32[thumb ? 7 : 11] = fp;
 }
 
-static void walk(struct fixture *f, uint64_t *pcs, unsigned int max, struct xu_unwind_result *r)
+static void walk_with(struct fixture *f, const struct xu_unwinder_ops *u, uint64_t *pcs,
+                      unsigned int max, struct xu_unwind_result *r)
 {
     xu_mem_begin(f->m);
     xu_mem_set_context(f->m, &f->regs);
-    xu_unwind_fp_ops.walk(&f->env, f->m, &f->regs, pcs, max, r);
+    u->walk(&f->env, f->m, &f->regs, pcs, max, r);
+}
+
+static void walk(struct fixture *f, uint64_t *pcs, unsigned int max, struct xu_unwind_result *r)
+{
+    walk_with(f, &xu_unwind_fp_ops, pcs, max, r);
 }
 
 /* GCC, ARM: push {fp, lr}; add fp, sp, #4; sub sp, sp, #8 */
@@ -319,6 +328,17 @@ static void test_gcc_thumb_chain(void **state)
     assert_int_equal(pcs[0], c + 6);
     assert_int_equal(pcs[1], ret_b & ~1u);
     assert_int_equal(pcs[2], ret_a & ~1u);
+
+#ifdef HAVE_LIBDW
+    /* auto where the CFI has no rule (a Thumb-2 function's, relative to
+     * r7, is not in the table): the same records, one step at a time */
+    memset(pcs, 0, sizeof(pcs));
+    walk_with(f, &xu_unwind_auto_ops, pcs, 16, &r);
+    assert_int_equal(r.end, XU_WALK_COMPLETE);
+    assert_int_equal(r.depth, 3);
+    assert_int_equal(pcs[1], ret_b & ~1u);
+    assert_int_equal(pcs[2], ret_a & ~1u);
+#endif
 }
 
 /* An ARM caller (r11) of a Thumb-2 callee (r7): the record holds the
