@@ -265,7 +265,8 @@ int xu_arm32_frame_step(const struct xu_arm32_record *rec, uint32_t fp,
 {
     int64_t fp_at = (int64_t)fp + rec->fp_off, ra_at = (int64_t)fp + rec->ra_off;
 
-    if (rec->layout == XU_ARM32_FP_LEAF || (fp & 3) || fp_at < 0 || ra_at < 0 || fp_at > UINT32_MAX - 3 || ra_at > UINT32_MAX - 3)
+    if (rec->layout == XU_ARM32_FP_LEAF || (fp & 3) || fp_at < 0 || ra_at < 0 ||
+        fp_at > UINT32_MAX - 3 || ra_at > UINT32_MAX - 3)
         return -1;
     if (read_word(ctx, (uint32_t)fp_at, next_fp) < 0 || read_word(ctx, (uint32_t)ra_at, ra) < 0)
         return -1;
