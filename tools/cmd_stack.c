@@ -66,7 +66,8 @@ static const char stack_usage[] =
     "      --format=FMT       text (the default) or json\n"
     "      --backend=NAME     Xen interface to use (default: the best built)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
-    "      --unwind=HOW       auto (the default), fp, cfi or orc, as for recording\n"
+    "      --unwind=HOW       auto (the default), fp, cfi, orc or ehabi, as for\n"
+    "                         recording\n"
     "      --roots=LIST       where a complete stack may start, as for recording\n"
     "      --no-demangle      keep function names as the ELF spells them\n"
     "      --no-inline        no lines for inlined functions\n"
@@ -132,16 +133,8 @@ static int take_option(int c, char **argv, struct xu_stack_config *job, int *ver
         job->max_depth = (unsigned int)n;
         return 0;
     case OPT_UNWIND:
-        if (strcmp(optarg, "auto") == 0)
-            job->unwind = XU_UNWIND_AUTO;
-        else if (strcmp(optarg, "fp") == 0)
-            job->unwind = XU_UNWIND_FP;
-        else if (strcmp(optarg, "cfi") == 0)
-            job->unwind = XU_UNWIND_CFI;
-        else if (strcmp(optarg, "orc") == 0)
-            job->unwind = XU_UNWIND_ORC;
-        else
-            return usage_error("--unwind: '%s' is not auto, fp, cfi or orc", optarg);
+        if (xu_record_unwind_parse(optarg, &job->unwind) < 0)
+            return usage_error("--unwind: '%s' is not " XU_RECORD_UNWIND_NAMES, optarg);
         return 0;
     case OPT_FORMAT:
         if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0)

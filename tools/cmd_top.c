@@ -83,7 +83,7 @@ static const char top_usage[] =
     "                         domain's kernel; without one, addresses are shown)\n"
     "      --backend=NAME     Xen backend (see xen-uniprof --help)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
-    "      --unwind=HOW       auto, fp, cfi or orc (default auto)\n"
+    "      --unwind=HOW       auto, fp, cfi, orc or ehabi (default auto)\n"
     "      --roots=LIST       functions a complete stack may start in\n"
     "      --no-demangle      keep function names as the ELF spells them\n"
     "      --no-tasks         a Linux guest's samples without their task (by\n"
@@ -181,16 +181,8 @@ static int parse(struct top_cli *o, int argc, char **argv)
             o->top.record.max_depth = (unsigned int)u;
             break;
         case OPT_UNWIND:
-            if (strcmp(optarg, "auto") == 0)
-                o->top.record.unwind = XU_UNWIND_AUTO;
-            else if (strcmp(optarg, "fp") == 0)
-                o->top.record.unwind = XU_UNWIND_FP;
-            else if (strcmp(optarg, "cfi") == 0)
-                o->top.record.unwind = XU_UNWIND_CFI;
-            else if (strcmp(optarg, "orc") == 0)
-                o->top.record.unwind = XU_UNWIND_ORC;
-            else
-                return usage_error("--unwind: '%s' is not auto, fp, cfi or orc", optarg);
+            if (xu_record_unwind_parse(optarg, &o->top.record.unwind) < 0)
+                return usage_error("--unwind: '%s' is not " XU_RECORD_UNWIND_NAMES, optarg);
             break;
         case OPT_ROOTS:
             if (!*optarg || strcmp(optarg, "+") == 0)

@@ -26,7 +26,8 @@ static const char *native_guests(void)
         return "x86 PV, PVH and HVM guests, 64-bit and 32-bit (protected mode: paging off, "
                "2-level or PAE; real mode refused)";
     if (a && strcmp(a->name, "arm64") == 0)
-        return "arm64 guests (AArch64 at EL1 or EL0; AArch32: where they are stopped only)";
+        return "arm64 guests, AArch64 and AArch32 (ARM and Thumb-2; short-descriptor and "
+               "LPAE tables), each by the width its kernel runs at";
     return "none on this host's architecture";
 }
 

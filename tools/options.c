@@ -87,8 +87,9 @@ static const char usage_text[] =
     "      --backend=NAME     Xen interface to use (default: the best built)\n"
     "      --max-depth=N      frames per stack, 1-1024 (default 128)\n"
     "      --unwind=HOW       auto (a Linux kernel's ORC tables where the ELF has\n"
-    "                         them, else DWARF CFI where it has some, frame\n"
-    "                         pointers elsewhere; the default), fp, cfi, or orc\n"
+    "                         them, else DWARF CFI where it has some, else an\n"
+    "                         ARM ELF's EHABI tables, frame pointers elsewhere;\n"
+    "                         the default), fp, cfi, orc or ehabi\n"
     "      --roots=LIST       functions a complete stack may start in, comma-\n"
     "                         separated (+LIST: in addition to the defaults)\n"
     "      --no-tasks         a Linux guest's samples without their task: no\n"
@@ -268,16 +269,8 @@ enum xu_parse_result xu_options_parse(struct xu_options *o, int argc, char **arg
             o->samples = u;
             break;
         case OPT_UNWIND:
-            if (strcmp(optarg, "auto") == 0)
-                o->unwind = XU_UNWIND_AUTO;
-            else if (strcmp(optarg, "fp") == 0)
-                o->unwind = XU_UNWIND_FP;
-            else if (strcmp(optarg, "cfi") == 0)
-                o->unwind = XU_UNWIND_CFI;
-            else if (strcmp(optarg, "orc") == 0)
-                o->unwind = XU_UNWIND_ORC;
-            else
-                return fail(err, errlen, "--unwind: '%s' is not auto, fp, cfi or orc", optarg);
+            if (xu_record_unwind_parse(optarg, &o->unwind) < 0)
+                return fail(err, errlen, "--unwind: '%s' is not " XU_RECORD_UNWIND_NAMES, optarg);
             break;
         case OPT_STATS:
             if (!*optarg)

@@ -80,6 +80,9 @@ struct xu_xen_regs_io {
 struct xu_frame_record {
     int32_t fp_off, ra_off;
     unsigned int fp_reg;        /* the DWARF number of the frame pointer it is relative to */
+    bool ra_in_link;            /* no return address saved (a leaf that saved only its
+                                 * frame pointer): it is the link register's, ra_off
+                                 * meaningless; only the innermost frame can use it */
 };
 
 struct xu_arch_ops {
@@ -237,10 +240,9 @@ extern const struct xu_arch_ops xu_arch_x86_64;
 extern const struct xu_arch_ops xu_arch_x86_32;
 extern const struct xu_arch_ops xu_arch_arm64;
 extern const struct xu_arch_ops xu_arch_arm32;
-extern const struct xu_arch_xen xu_arch_xen_native;     /* only in builds with a Xen backend */
-/* AArch32 guests of an arm64 Xen (arch/arm32/xen.c, built beside arm64's),
- * for a domain whose kernel xu_arm_guest_arch() finds AArch32. */
-extern const struct xu_arch_xen xu_arch_xen_arm32;
+/* Only in builds with a Xen backend.  An arm64 Xen's reads AArch32 guests
+ * too (arch/arm32/xen.c, built beside arm64's). */
+extern const struct xu_arch_xen xu_arch_xen_native;
 
 /* The architecture of the Xen this binary was built for (its guests'). */
 const struct xu_arch_ops *xu_arch_native(void);

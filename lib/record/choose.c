@@ -18,6 +18,7 @@
 #ifdef HAVE_LIBDW
 #include "unwind/xu_cfi.h"
 #endif
+#include "unwind/xu_ehabi.h"
 #include "unwind/xu_orc.h"
 
 static void list_formats(char *buf, size_t len)
@@ -138,12 +139,37 @@ enum xu_record_result xu_record_check_elf_machine(const struct xu_elf_choice *el
     return XU_RECORD_SYMBOLS;
 }
 
+static const struct {
+    const char *name;
+    enum xu_unwind_choice choice;
+} unwind_names[] = {
+    { "auto", XU_UNWIND_AUTO },
+    { "fp", XU_UNWIND_FP },
+    { "cfi", XU_UNWIND_CFI },
+    { "orc", XU_UNWIND_ORC },
+    { "ehabi", XU_UNWIND_EHABI },
+};
+
+int xu_record_unwind_parse(const char *name, enum xu_unwind_choice *out)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(unwind_names) / sizeof(unwind_names[0]); i++) {
+        if (strcmp(name, unwind_names[i].name) == 0) {
+            *out = unwind_names[i].choice;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* The tables the chosen unwinder reads, behind record_priv.h's void *. */
 struct unwind_tables {
 #ifdef HAVE_LIBDW
     struct xu_cfi_table *cfi;
 #endif
     struct xu_orc_table *orc;
+    struct xu_ehabi_table *ehabi;
 };
 
 /*
@@ -180,12 +206,15 @@ static enum xu_record_result choose_orc(const struct xu_record_config *job,
     return XU_RECORD_OK;
 }
 
-/* cfi, or auto without ORC: CFI from the symbol ELF where it has some,
- * else plain frame pointers (auto); CFI or an error (cfi). */
+/* cfi, or auto without ORC: CFI from the symbol ELF where it has some
+ * (auto: frame pointers where it has none); CFI or an error (cfi).
+ * XU_RECORD_OK with t->cfi NULL and *why set when auto should look
+ * further. */
 static enum xu_record_result choose_cfi(const struct xu_record_config *job,
                                         const struct xu_elf_choice *elf,
                                         struct xu_sampler_config *cfg,
-                                        struct unwind_tables *t, struct xu_log *log)
+                                        struct unwind_tables *t, const char **why,
+                                        struct xu_log *log)
 {
 #ifdef HAVE_LIBDW
     const char *name = elf->path ? xu_elf_choice_name(elf) : "no ELF";
@@ -198,8 +227,7 @@ static enum xu_record_result choose_cfi(const struct xu_record_config *job,
                      xu_cfi_strerror(rc));
             return XU_RECORD_SYMBOLS;
         }
-        xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers", name,
-                xu_cfi_strerror(rc));
+        *why = xu_cfi_strerror(rc);
         return XU_RECORD_OK;
     }
     xu_cfi_get_stats(t->cfi, &cst);
@@ -215,16 +243,55 @@ static enum xu_record_result choose_cfi(const struct xu_record_config *job,
         xu_error(log, "--unwind=cfi: this build has no DWARF support (configure found no libdw)");
         return XU_RECORD_USAGE;
     }
+    *why = "this build has no DWARF support";
     return XU_RECORD_OK;
 #endif
 }
 
 /*
+ * ehabi, or auto without ORC or CFI: an AArch32 ELF's ARM EHABI tables
+ * (.ARM.exidx, .ARM.extab), or an error (ehabi).  XU_RECORD_OK with
+ * t->ehabi NULL when auto should fall back to frame pointers: most ELFs
+ * have none (no section, or not an ARM ELF), and only tables that are
+ * there but unusable are news.
+ */
+static enum xu_record_result choose_ehabi(const struct xu_record_config *job,
+                                          const struct xu_elf_choice *elf,
+                                          struct xu_sampler_config *cfg,
+                                          struct unwind_tables *t, struct xu_log *log)
+{
+    const char *name = elf->path ? xu_elf_choice_name(elf) : "no ELF";
+    struct xu_ehabi_stats st;
+    int rc = elf->path ? xu_ehabi_open(elf->path, log, &t->ehabi) : -ENODATA;
+
+    if (rc < 0) {
+        t->ehabi = NULL;
+        if (job->unwind == XU_UNWIND_EHABI) {
+            xu_error(log, "--unwind=ehabi: %s has no usable ARM EHABI tables: %s", name,
+                     xu_ehabi_strerror(rc));
+            return XU_RECORD_SYMBOLS;
+        }
+        if (rc != -ENODATA && rc != -ENOEXEC)
+            xu_warn(log, "the ARM EHABI tables of %s are not used (%s)", name,
+                    xu_ehabi_strerror(rc));
+        return XU_RECORD_OK;
+    }
+    xu_ehabi_get_stats(t->ehabi, &st);
+    xu_info(log, "unwinding with the ARM EHABI tables (%zu entries, %zu marked "
+            "cannot-unwind, %zu unreadable)", st.entries, st.cantunwind, st.bad);
+    cfg->unwinder = &xu_unwind_ehabi_ops;
+    return XU_RECORD_OK;
+}
+
+/*
  * The unwinder for --unwind.  auto: the kernel's ORC tables where the
- * symbol ELF has them, else CFI where it has some, else plain frame
- * pointers; orc and cfi: those tables or an error.  *table holds the
- * tables for the unwinder's env (xu_record_apply_unwind_table(), freed by
- * the caller).
+ * symbol ELF has them, else DWARF CFI where it has some (.eh_frame or
+ * .debug_frame: exact where it covers the PC, frame pointers elsewhere),
+ * else an AArch32 ELF's EHABI tables (what a build without frame pointers
+ * or debug information still carries), else plain frame pointers; orc,
+ * cfi and ehabi: those tables or an error.  *table holds the tables for
+ * the unwinder's env (xu_record_apply_unwind_table(), freed by the
+ * caller).
  */
 enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *job,
                                                 const struct xu_elf_choice *elf,
@@ -233,6 +300,7 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
 {
     struct unwind_tables *t;
     enum xu_record_result ec;
+    const char *no_cfi = NULL;
 
     *table = NULL;
     cfg->unwinder = &xu_unwind_fp_ops;
@@ -249,7 +317,16 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
         if (ec != XU_RECORD_OK || t->orc || job->unwind == XU_UNWIND_ORC)
             return ec;
     }
-    return choose_cfi(job, elf, cfg, t, log);
+    if (job->unwind == XU_UNWIND_CFI || job->unwind == XU_UNWIND_AUTO) {
+        ec = choose_cfi(job, elf, cfg, t, &no_cfi, log);
+        if (ec != XU_RECORD_OK || job->unwind == XU_UNWIND_CFI || !no_cfi)
+            return ec;
+    }
+    ec = choose_ehabi(job, elf, cfg, t, log);
+    if (ec == XU_RECORD_OK && !t->ehabi)
+        xu_info(log, "note: no DWARF CFI in %s (%s): unwinding with frame pointers",
+                elf->path ? xu_elf_choice_name(elf) : "no ELF", no_cfi);
+    return ec;
 }
 
 void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)
@@ -260,6 +337,7 @@ void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)
     env->cfi = t ? t->cfi : NULL;
 #endif
     env->orc = t ? t->orc : NULL;
+    env->ehabi = t ? t->ehabi : NULL;
 }
 
 int xu_record_relocate_unwind_table(void *table, int64_t slide)
@@ -286,6 +364,7 @@ void xu_record_free_unwind_table(void *table)
     xu_cfi_free(t->cfi);
 #endif
     xu_orc_free(t->orc);
+    xu_ehabi_free(t->ehabi);
     free(t);
 }
 

@@ -48,14 +48,17 @@ const char *xu_stack_end_text(enum xu_walk_end end, bool core)
     return "unknown";
 }
 
-static bool is_arm64(const struct xu_stack_source *src)
+/* An arm64 Xen's guest of either width: the same registers are shown (an
+ * AArch32 guest's ttbcr under "tcr", its width from cpsr). */
+static bool is_arm(const struct xu_stack_source *src)
 {
-    return src->arch && strcmp(src->arch->name, "arm64") == 0;
+    return src->arch && (strcmp(src->arch->name, "arm64") == 0 ||
+                         strcmp(src->arch->name, "arm32") == 0);
 }
 
 static unsigned int bits_of(const struct xu_stack_source *src, const struct xu_vcpu_regs *r)
 {
-    if (is_arm64(src))
+    if (is_arm(src))
         return (r->cpsr & ARM_PSR_AARCH32) ? 32 : 64;
     if (src->type == XU_GUEST_PV)
         return src->guest_width == 4 ? 32 : 64;
@@ -93,14 +96,14 @@ static void json_regs(FILE *f, const struct xu_stack_source *src, const struct x
 {
     fprintf(f, "\"registers\": {\"pc\": \"0x%" PRIx64 "\", \"sp\": \"0x%" PRIx64
             "\", \"fp\": \"0x%" PRIx64 "\"", r->ip, r->sp, r->fp);
-    if (is_arm64(src))
+    if (is_arm(src))
         fprintf(f, ", \"lr\": \"0x%" PRIx64 "\", \"cpsr\": \"0x%" PRIx64 "\", \"ttbr0\": \"0x%"
                 PRIx64 "\", \"ttbr1\": \"0x%" PRIx64 "\", \"tcr\": \"0x%" PRIx64 "\"",
                 r->lr, r->cpsr, r->mmu.root, r->mmu.root_hi, r->mmu.ctl);
     else
         fprintf(f, ", \"rflags\": \"0x%" PRIx64 "\", \"cr3\": \"0x%" PRIx64 "\", \"cr0\": \"0x%"
                 PRIx64 "\", \"cr4\": \"0x%" PRIx64 "\"", r->rflags, r->mmu.root, r->cr0, r->cr4);
-    if (!is_arm64(src) && r->mmu.root_hi)
+    if (!is_arm(src) && r->mmu.root_hi)
         fprintf(f, ", \"kernel_cr3\": \"0x%" PRIx64 "\"", r->mmu.root_hi);
     fprintf(f, ", \"paging\": \"%s\"}", xu_paging_mode_name(r->mmu.paging));
 }
@@ -195,7 +198,7 @@ static void json_snapshot(FILE *f, const struct xu_stack_source *src,
 
 static void text_regs(FILE *f, const struct xu_stack_source *src, const struct xu_vcpu_regs *r)
 {
-    if (is_arm64(src)) {
+    if (is_arm(src)) {
         fprintf(f, "  pc 0x%" PRIx64 "  sp 0x%" PRIx64 "  fp 0x%" PRIx64 "  lr 0x%" PRIx64
                 "  cpsr 0x%" PRIx64 "\n  ttbr0 0x%" PRIx64 "  ttbr1 0x%" PRIx64 "  tcr 0x%"
                 PRIx64 "  paging %s\n", r->ip, r->sp, r->fp, r->lr, r->cpsr, r->mmu.root,

@@ -45,11 +45,18 @@ enum xu_record_result {
 
 enum xu_unwind_choice {
     XU_UNWIND_AUTO = 0,         /* a kernel's ORC tables where the ELF has them, else CFI
-                                 * where it has some, frame pointers elsewhere */
+                                 * where it has some, else an AArch32 ELF's EHABI
+                                 * tables, frame pointers elsewhere */
     XU_UNWIND_FP,               /* frame pointers only */
     XU_UNWIND_CFI,              /* DWARF CFI only */
     XU_UNWIND_ORC,              /* a Linux kernel's ORC tables only */
+    XU_UNWIND_EHABI,            /* an AArch32 ELF's ARM EHABI tables only */
 };
+
+/* The --unwind names of every command, in one table (lib/record/choose.c):
+ * 0 with *out, -1 for a name not known. */
+int xu_record_unwind_parse(const char *name, enum xu_unwind_choice *out);
+#define XU_RECORD_UNWIND_NAMES "auto, fp, cfi, orc or ehabi"
 
 /* The job: what the command line asked for. */
 struct xu_record_config {

@@ -167,7 +167,9 @@ static int read_code(struct xu_elf_code *c, Elf *elf, const char *path, struct x
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
         (gelf_getclass(elf) != ELFCLASS64 && gelf_getclass(elf) != ELFCLASS32))
         return -ENOEXEC;
-    c->entry = eh.e_entry;
+    /* an ARM ELF's entry in Thumb code has bit 0 set, as its symbols do:
+     * the code starts at the even address */
+    c->entry = eh.e_machine == EM_ARM ? eh.e_entry & ~(uint64_t)1 : eh.e_entry;
     c->machine = eh.e_machine;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;

@@ -122,7 +122,8 @@ static int text_open(const char *path, struct xu_log *log, struct elf_text *t)
         rc = -ENOEXEC;
         goto out;
     }
-    t->entry = eh.e_entry;
+    /* an ARM ELF's Thumb entry has bit 0 set: its code starts below it */
+    t->entry = eh.e_machine == EM_ARM ? eh.e_entry & ~(uint64_t)1 : eh.e_entry;
     while ((scn = elf_nextscn(t->elf, scn)) && n++ < 65536) {
         GElf_Shdr sh;
         Elf_Data *data;

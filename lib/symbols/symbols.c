@@ -80,6 +80,7 @@ struct cand {
     const char *name;           /* set once the pool has stopped moving */
     size_t shndx;               /* section index, 0 when special (SHN_ABS...) */
     unsigned char type, bind;
+    bool thumb;                 /* EM_ARM: a Thumb function (its value's bit 0, cleared) */
 };
 
 struct section {
@@ -99,6 +100,7 @@ struct xu_symtab_sink {
     char *pool;
     size_t pool_len, pool_cap;
     bool skip_sources;          /* XU_SYMTAB_ELF_ONLY */
+    unsigned int machine;       /* the file's e_machine */
     size_t *xsecs;              /* executable sections by address, for sources */
     size_t nxsecs;
     char source_why[192];       /* why the last source tried gave nothing */
@@ -291,6 +293,21 @@ static bool in_file(const struct xu_symtab_sink *b, uint64_t off, uint64_t size)
     return off <= b->file_size && size <= b->file_size - off;
 }
 
+/*
+ * An ARM ELF's function symbol has bit 0 set when the function is Thumb
+ * code (the ARM ELF ABI's rule for STT_FUNC): the function starts at the
+ * value with bit 0 clear, and the bit says which instruction set to
+ * decode its code in.  Other symbols' values are addresses as they are.
+ */
+static void arm_thumb_bit(const struct xu_symtab_sink *b, struct cand *c)
+{
+    c->thumb = false;
+    if (b->machine != EM_ARM || c->type != STT_FUNC || !(c->start & 1))
+        return;
+    c->start &= ~(uint64_t)1;
+    c->thumb = true;
+}
+
 static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
                                const GElf_Shdr *shdr, Elf_Data *xndx)
 {
@@ -348,6 +365,7 @@ static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
         c.type = GELF_ST_TYPE(sym.st_info);
         c.bind = GELF_ST_BIND(sym.st_info);
         c.name = NULL;
+        arm_thumb_bit(b, &c);
         rc = pool_add(b, name, &c.name_off);
         if (rc < 0)
             break;
@@ -499,6 +517,7 @@ static int build_table(struct xu_symtab_sink *b, struct xu_symtab *st)
         st->syms[i].size = end - c->start;
         st->syms[i].name = c->name;    /* the pool moves to st as is */
         st->syms[i].function = c->type != STT_NOTYPE;
+        st->syms[i].thumb = c->thumb;
         if (i == 0 || end > best_end) {
             best = i;
             best_end = end;
@@ -549,6 +568,7 @@ static int read_elf(struct xu_symtab_sink *b, Elf *elf, unsigned int machine, st
         return -ENOEXEC;
     }
     st->machine = ehdr.e_machine;
+    b->machine = ehdr.e_machine;
     if (machine != EM_NONE && ehdr.e_machine != machine) {
         xu_error(b->log, "%s is an ELF file for %s (e_machine %u), not for this %s guest",
                  b->path, machine_name(ehdr.e_machine), ehdr.e_machine, machine_name(machine));

@@ -38,13 +38,15 @@ static const uint8_t *elf_code_bytes(const void *ctx, uint64_t addr, size_t len)
     return xu_elf_code_before(ctx, addr, len);
 }
 
-static bool symtab_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+static bool symtab_func_start(const void *ctx, uint64_t pc, uint64_t *start, bool *thumb)
 {
     const struct xu_symbol *s = xu_symtab_lookup(ctx, pc);
 
     if (!s || !s->function)
         return false;       /* a label: where its code begins is not known */
     *start = s->start;
+    if (thumb)
+        *thumb = s->thumb;
     return true;
 }
 

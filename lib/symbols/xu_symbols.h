@@ -30,6 +30,8 @@ struct xu_symbol {
     uint64_t start;
     uint64_t size;
     bool function;      /* STT_FUNC (or IFUNC); false for an untyped label */
+    bool thumb;         /* an ARM ELF's Thumb function: start is its value with
+                         * bit 0 (the ABI's Thumb mark) cleared */
 };
 
 /*

@@ -166,7 +166,7 @@ bool xu_unwind_unlisted_entry(const struct xu_unwind_env *env, struct xu_mem *m,
     uint64_t start, ipc, isp;
 
     /* entry code is assembly: inside a function symbol it is not */
-    if (!env || !env->func_start || env->func_start(env->func_ctx, lookup, &start) ||
+    if (!env || !env->func_start || env->func_start(env->func_ctx, lookup, &start, NULL) ||
         !xu_unwind_in_range(env->text, env->nr_text, lookup) ||
         xu_unwind_in_range(&env->hypercall_page, 1, lookup) ||
         *crossings >= XU_UNWIND_MAX_CROSSINGS || max_depth - *depth < 2)
@@ -301,7 +301,7 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
     int words;
 
     if (!env || !env->code || !env->func_start || (!a->frameless_depth && !a->ra_in_link) ||
-        pc == 0 || !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start) || pc < start)
+        pc == 0 || !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start, NULL) || pc < start)
         return 0;
     if (a->ra_in_link)
         return exact ? link_register_step(env, a, regs, start, pc, sp, ra, caller_sp) : 0;

@@ -15,6 +15,37 @@
 bool xu_unwind_in_range(const struct xu_code_range *r, unsigned int n, uint64_t pc);
 
 /*
+ * Where a frame record lies, relative to the frame pointer (unwind_fp.c):
+ * the architecture's fixed place (record_fp_off, record_ra_off), or,
+ * where records differ per function (xu_arch_ops.frame_record: AArch32),
+ * the place the function at pc has made by then.
+ */
+struct xu_record_place {
+    int32_t fp_off, ra_off;     /* the caller's fp, the return address */
+    unsigned int fp_reg;        /* the register (DWARF number) fp is read from */
+    bool own;                   /* the function's own (frame_record), not the fixed place */
+    bool ra_in_link;            /* own, and the return address is the vCPU's link register */
+};
+
+/* The place of the frame record of the function at pc: exact, the vCPU
+ * stopped there (else pc is a return address); innermost, pc is the
+ * vCPU's own, whose link register a leaf's record may leave its return
+ * address in.  The fixed place when the ELF's code or the function's
+ * start is not known, or its prologue is not one the architecture reads. */
+void xu_unwind_record_place(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                            uint64_t pc, bool exact, bool innermost, struct xu_record_place *p);
+/* *end: where the caller's stack starts above the record at fp; false
+ * when the record does not fit in the address space. */
+bool xu_unwind_record_end(const struct xu_arch_ops *a, const struct xu_record_place *p,
+                          uint64_t fp, uint64_t *end);
+/* The record at fp where p says: the caller's fp and the return address (a
+ * code address).  0, or -1 when a read faulted.  After
+ * xu_unwind_record_end(). */
+int xu_unwind_record_read(struct xu_mem *m, const struct xu_vcpu_regs *regs,
+                          const struct xu_record_place *p, uint64_t fp, uint64_t *next_fp,
+                          uint64_t *ret);
+
+/*
  * A vCPU stopped at pc in the hypercall page: the return address the
  * calling HYPERVISOR_* function left, and the stack pointer after it.
  * 1 done, 0 pc is not in a stub the architecture knows, -1 a read faulted.

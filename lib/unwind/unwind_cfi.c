@@ -58,6 +58,7 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
 
     for (;;) {
         const struct cfi_rule *r;
+        struct xu_record_place place;
         uint64_t cfa, ra = 0, next_fp = fp, next_sp;
         bool next_fp_known = fp_known, may_switch = false, signal = false, in_link = false;
 
@@ -76,22 +77,24 @@ static void walk(const struct xu_unwind_env *env, bool fp_fallback, struct xu_me
                       XU_WALK_COMPLETE : XU_WALK_BAD_FRAME;
                 break;
             }
-            /* one frame-pointer step: the frame record at fp */
+            /* one frame-pointer step: the frame record at fp, where the
+             * function at pc keeps it (AArch32: per function; a Thumb-2
+             * function's CFI, relative to r7, is not in the table) */
             if (fp_known && fp == 0) {
                 end = XU_WALK_COMPLETE;
                 break;
             }
+            xu_unwind_record_place(env, a, pc, exact, depth == 1, &place);
             if (!fp_known || (fp & (a->word_bytes - 1u)) || fp < sp || fp - sp > MAX_FRAME_BYTES ||
-                fp > UINT64_MAX - a->record_size) {
+                !xu_unwind_record_end(a, &place, fp, &next_sp)) {
                 end = XU_WALK_BAD_FRAME;
                 break;
             }
-            if (xu_unwind_frame_record(m, regs, fp, &next_fp, &ra) < 0) {
+            if (xu_unwind_record_read(m, regs, &place, fp, &next_fp, &ra) < 0) {
                 end = XU_WALK_UNMAPPED;
                 break;
             }
             next_fp_known = true;
-            next_sp = fp + a->record_size;
             exact = false;
         } else {
             if (r->flags & CFI_F_RA_UNDEF) {

@@ -61,7 +61,11 @@ struct xu_code_range {
  *    label) containing pc, false when none is known; with code, the
  *    frame-pointer walk reads the function's prologue and, in a function
  *    that makes no frame record, takes its return address from the stack
- *    (above what the prologue pushed), so its caller is not skipped.
+ *    (above what the prologue pushed), so its caller is not skipped, and
+ *    where records differ per function (xu_arch_ops.frame_record) reads
+ *    each frame's record where its function keeps it.  *thumb (when thumb
+ *    is not NULL): an AArch32 function in Thumb state (its symbol's bit 0,
+ *    which start does not keep); false elsewhere.
  */
 struct xu_unwind_env {
     const struct xu_cfi_table *cfi;
@@ -74,7 +78,7 @@ struct xu_unwind_env {
     unsigned int nr_text;
     const uint8_t *(*code)(const void *ctx, uint64_t addr, size_t len);
     const void *code_ctx;
-    bool (*func_start)(const void *ctx, uint64_t pc, uint64_t *start);
+    bool (*func_start)(const void *ctx, uint64_t pc, uint64_t *start, bool *thumb);
     const void *func_ctx;
 };
 

@@ -163,9 +163,10 @@ static const uint8_t *fuzz_code(const void *ctx, uint64_t addr, size_t len)
     return len <= sizeof(fuzz_code_bytes) ? fuzz_code_bytes : NULL;
 }
 
-static bool fuzz_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+static bool fuzz_func_start(const void *ctx, uint64_t pc, uint64_t *start, bool *thumb)
 {
     (void)ctx;
+    (void)thumb;
     if (pc >= fuzz_entry.start && pc < fuzz_entry.end)
         return false;
     *start = pc & ~63ULL;

@@ -246,7 +246,7 @@ _xen_uniprof()
                 _xen_uniprof_query "${words[0]}"
                 _xen_uniprof_add "$cur" "${_xen_uniprof_backends[@]}"
                 ;;
-            --unwind) _xen_uniprof_add "$cur" auto fp cfi orc ;;
+            --unwind) _xen_uniprof_add "$cur" auto fp cfi orc ehabi ;;
             --weight) _xen_uniprof_add "$cur" samples cpu ;;
             --state) _xen_uniprof_add "$cur" all oncpu offcpu split ;;
             --palette) _xen_uniprof_add "$cur" hash origin ;;

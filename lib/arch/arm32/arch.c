@@ -65,6 +65,7 @@ static int arm32_frame_record(const uint8_t *code, size_t len, size_t upto, bool
     out->fp_off = r.fp_off;
     out->ra_off = r.ra_off;
     out->fp_reg = r.fp_reg;
+    out->ra_in_link = r.layout == XU_ARM32_FP_LEAF;
     return 0;
 }
 

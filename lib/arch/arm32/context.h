@@ -72,13 +72,22 @@ enum xu_arm_width xu_arm_domain_width(const vcpu_guest_context_arm64_t *const *c
 /*
  * struct xu_arch_xen's guest_arch for an arm64 Xen: every vCPU's context
  * read through io (up to XU_MAX_VCPUS), the domain's width from them
- * (xu_arm_domain_width()): &xu_arch_arm32 or &xu_arch_arm64.  0; -ENODATA
- * with *why when no vCPU is online; another negative errno as io's reads
- * give it.
+ * (xu_arm_domain_width()): &xu_arch_arm32 or &xu_arch_arm64.  0;
+ * -EOPNOTSUPP with *why when no vCPU is online (nothing tells the width);
+ * another negative errno as io's reads give it.
  */
 struct xu_xen_regs_io;
 struct xu_arch_ops;
 int xu_arm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
                       const struct xu_arch_ops **out, const char **why);
+
+/*
+ * struct xu_arch_xen's vcpu_regs for an arm64 Xen, either width: one
+ * getvcpucontext, decoded by xu_arm32_regs() (AArch32 by the banked
+ * registers of its mode, AArch64 as xu_arm64_regs()).  A vCPU without a
+ * context (ENODATA) is offline; other errors are io's.
+ */
+int xu_arm_vcpu_regs(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
+                     unsigned int vcpu, struct xu_vcpu_regs *out);
 
 #endif

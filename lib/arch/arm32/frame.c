@@ -14,9 +14,14 @@
  *   GCC, -mapcs-frame: mov ip, sp; push {..., fp, ip, lr, pc};
  *                  sub fp, ip, #4 -> fp points at the saved pc, lr at
  *                  fp-4, the caller's fp at fp-12               (APCS)
+ *   GCC, a leaf:   push {fp}; add fp, sp, #0 (Thumb-2: push {r7}; ...)
+ *                  -> fp points at the caller's fp; lr is never saved,
+ *                  so the return address is the link register's, which
+ *                  only the innermost frame can read             (LEAF)
  *   GCC, Thumb-2:  push {r7, lr}; sub sp, #n; add r7, sp, #0
  *                  -> r7 points below the locals, {r7, lr} n bytes above
- *                  it (THUMB_LOCALS)
+ *                  it (THUMB_LOCALS); with push.w {r4-r11, lr}, r8-r11
+ *                  lie between the saved r7 and lr
  * So the layout is told per function, not per image: the function
  * containing the PC (its start a function symbol, whose bit 0 says Thumb-2,
  * the instruction set to decode) is read from its start, and the pushes,
@@ -106,8 +111,8 @@ static bool arm_insn(struct scan *s, uint32_t insn)
 
     if ((insn & 0xffff0000u) == 0xe92d0000u)            /* push {list} */
         return push(s, insn & 0xffffu, 11);
-    if (insn == 0xe52de004u)                            /* str lr, [sp, #-4]! */
-        return push(s, 1u << 14, 11);
+    if ((insn & 0xffff0fffu) == 0xe52d0004u)            /* str rt, [sp, #-4]!: push {rt} */
+        return ((insn >> 12) & 0xfu) != 13 && push(s, 1u << ((insn >> 12) & 0xfu), 11);
     if ((insn & 0xfffff000u) == 0xe24dd000u)            /* sub sp, sp, #imm */
         return sub_sp(s, imm);
     if ((insn & 0xffbf0f00u) == 0xed2d0b00u)            /* vpush {d...} */
@@ -158,8 +163,8 @@ static bool thumb_insn(struct scan *s, uint32_t hw1, uint32_t hw2, bool wide)
     }
     if (hw1 == 0xe92du && !(hw2 & 0xa000u))             /* push.w {list} */
         return push(s, hw2, 7);
-    if (hw1 == 0xf84du && hw2 == 0xed04u)               /* str.w lr, [sp, #-4]! */
-        return push(s, 1u << 14, 7);
+    if (hw1 == 0xf84du && (hw2 & 0x0fffu) == 0x0d04u)   /* str.w rt, [sp, #-4]!: push {rt} */
+        return (hw2 >> 12) != 13 && (hw2 >> 12) != 15 && push(s, 1u << (hw2 >> 12), 7);
     if ((hw1 & 0xfbffu) == 0xf2adu && (hw2 & 0x8f00u) == 0x0d00u)   /* subw sp, sp, #imm12 */
         return sub_sp(s, ((hw1 & 0x400u) << 1) | ((hw2 & 0x7000u) >> 4) | (hw2 & 0xffu));
     if ((hw1 & 0xfbefu) == 0xf1adu && (hw2 & 0xff00u) == 0x0d00u && !(hw1 & 0x400u))
@@ -208,8 +213,10 @@ static enum xu_arm32_layout classify(const struct scan *s, bool thumb, int32_t f
 {
     if (fp_off == 0 && ra_off == 4)
         return XU_ARM32_FP_RECORD;
+    /* GCC's Thumb-2 code pushes r8-r11 between r7 and lr when it saves
+     * them (push.w {r4-r11, lr}): lr need not follow r7's slot */
     if (thumb)
-        return fp_off > 0 && ra_off == fp_off + 4 ? XU_ARM32_FP_THUMB_LOCALS : XU_ARM32_FP_NONE;
+        return fp_off >= 0 && ra_off > fp_off ? XU_ARM32_FP_THUMB_LOCALS : XU_ARM32_FP_NONE;
     if (ra_off == 0 && fp_off == -4)
         return XU_ARM32_FP_GCC_ARM;
     if (s->pc_slot != UNSET && s->pc_slot == s->fp_val && ra_off == -4 && fp_off == -12)
@@ -226,7 +233,20 @@ int xu_arm32_prologue_record(const uint8_t *code, size_t len, size_t upto, bool 
 
     if (end > XU_ARM32_PROLOGUE_BYTES)
         end = XU_ARM32_PROLOGUE_BYTES;
-    if (!code || !scan_code(&s, code, end, thumb) || s.fp_slot == UNSET || s.lr_slot == UNSET)
+    if (!code || !scan_code(&s, code, end, thumb) || s.fp_slot == UNSET)
+        return -1;
+    if (s.lr_slot == UNSET && s.pc_slot == UNSET) {
+        /* the frame pointer saved and set, lr never: a leaf's frame, fp
+         * at the saved fp (ARM) or below its locals (Thumb-2) */
+        if (thumb ? s.fp_slot < s.fp_val : s.fp_slot != s.fp_val)
+            return -1;
+        out->layout = XU_ARM32_FP_LEAF;
+        out->fp_reg = thumb ? 7 : 11;
+        out->fp_off = s.fp_slot - s.fp_val;
+        out->ra_off = 0;
+        return 0;
+    }
+    if (s.lr_slot == UNSET)
         return -1;
     fp_off = s.fp_slot - s.fp_val;
     ra_off = s.lr_slot - s.fp_val;
@@ -245,7 +265,8 @@ int xu_arm32_frame_step(const struct xu_arm32_record *rec, uint32_t fp,
 {
     int64_t fp_at = (int64_t)fp + rec->fp_off, ra_at = (int64_t)fp + rec->ra_off;
 
-    if ((fp & 3) || fp_at < 0 || ra_at < 0 || fp_at > UINT32_MAX - 3 || ra_at > UINT32_MAX - 3)
+    if (rec->layout == XU_ARM32_FP_LEAF || (fp & 3) || fp_at < 0 || ra_at < 0 ||
+        fp_at > UINT32_MAX - 3 || ra_at > UINT32_MAX - 3)
         return -1;
     if (read_word(ctx, (uint32_t)fp_at, next_fp) < 0 || read_word(ctx, (uint32_t)ra_at, ra) < 0)
         return -1;
@@ -288,6 +309,7 @@ const char *xu_arm32_layout_name(enum xu_arm32_layout layout)
     case XU_ARM32_FP_GCC_ARM:       return "gcc-arm";
     case XU_ARM32_FP_APCS:          return "apcs";
     case XU_ARM32_FP_THUMB_LOCALS:  return "gcc-thumb";
+    case XU_ARM32_FP_LEAF:          return "leaf";
     }
     return "unknown";
 }

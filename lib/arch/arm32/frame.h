@@ -17,13 +17,16 @@ enum xu_arm32_layout {
     XU_ARM32_FP_GCC_ARM,        /* fp -> lr, caller's fp just below: GCC, ARM (r11) */
     XU_ARM32_FP_APCS,           /* fp -> saved pc; lr at fp-4, caller's fp at fp-12: -mapcs-frame */
     XU_ARM32_FP_THUMB_LOCALS,   /* r7 below the locals, {r7, lr} above them: GCC, Thumb-2 */
+    XU_ARM32_FP_LEAF,           /* fp -> caller's fp, lr never saved: GCC's leaf (push {fp};
+                                 * add fp, sp, #0), its return address still in lr */
 };
 
 /* Where a function keeps its frame record, relative to its frame pointer. */
 struct xu_arm32_record {
     enum xu_arm32_layout layout;
     unsigned int fp_reg;        /* 11 (ARM) or 7 (Thumb-2) */
-    int32_t fp_off, ra_off;     /* caller's fp at fp + fp_off, return address at fp + ra_off */
+    int32_t fp_off, ra_off;     /* caller's fp at fp + fp_off, return address at fp + ra_off
+                                 * (LEAF: ra_off 0, the return address in lr) */
 };
 
 /* Bytes of prologue read, and instructions looked at, at most. */
@@ -45,6 +48,7 @@ int xu_arm32_prologue_record(const uint8_t *code, size_t len, size_t upto, bool 
  * when the record is misplaced (fp not word-aligned, the record wrapping
  * round 4 GiB) or a read failed.
  */
+/* (A LEAF record keeps no return address: -1.) */
 int xu_arm32_frame_step(const struct xu_arm32_record *rec, uint32_t fp,
                         int (*read_word)(void *ctx, uint32_t addr, uint32_t *word), void *ctx,
                         uint32_t *next_fp, uint32_t *ra);

@@ -3,11 +3,14 @@
  * xen.c - AArch32 vCPUs as Xen arm64 keeps them: through
  * XEN_DOMCTL_getvcpucontext, as for AArch64 guests (no HVM records, no
  * PV/HVM split); a vCPU never brought up has no context (ENODATA from the
- * backend) and is offline.  Built where arm64's xen.c is: a backend that
- * finds a domain's kernel AArch32 (xu_arm_guest_arch()) reads it with
- * xu_arch_xen_arm32 and walks it with xu_arch_arm32; xu_arm32_regs()
- * reads an AArch64 vCPU as arm64 does, so arm64's xen.c may use it for
- * every vCPU of either width.
+ * backend) and is offline.  Built where arm64's xen.c is, whose
+ * xu_arch_xen_native takes both functions below: xu_arm_guest_arch() says
+ * whether a domain's kernel is AArch32 (walked with xu_arch_arm32) or
+ * AArch64, and xu_arm_vcpu_regs() reads each vCPU by its own PSTATE, so
+ * one reader serves both widths (xu_arm32_regs() decodes an AArch64 vCPU
+ * exactly as xu_arm64_regs() does).  A vCPU whose width is not its
+ * domain's (an AArch64 kernel's 32-bit task) is kept to its IP by the
+ * domain architecture's stack_readable().
  */
 #include "config.h"
 
@@ -17,9 +20,9 @@
 #include "arch/xu_arch.h"
 #include "context.h"
 
-static int arm32_xen_vcpu_regs(const struct xu_xen_regs_io *io,
-                               const struct xu_domain_info *info,
-                               unsigned int vcpu, struct xu_vcpu_regs *out)
+int xu_arm_vcpu_regs(const struct xu_xen_regs_io *io,
+                     const struct xu_domain_info *info, unsigned int vcpu,
+                     struct xu_vcpu_regs *out)
 {
     const void *ctx;
     int rc = io->vcpu_context(io->ctx, vcpu, &ctx);
@@ -33,15 +36,6 @@ static int arm32_xen_vcpu_regs(const struct xu_xen_regs_io *io,
         return rc;
     xu_arm32_regs(ctx, out);
     return 0;
-}
-
-static void arm32_xen_first_read(const struct xu_domain_info *info, unsigned int vcpu,
-                                 struct xu_xen_read *out)
-{
-    (void)info;
-    memset(out, 0, sizeof(*out));
-    out->kind = XU_XEN_READ_VCPU_CONTEXT;
-    out->vcpu = vcpu;
 }
 
 int xu_arm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_info *info,
@@ -75,15 +69,8 @@ int xu_arm_guest_arch(const struct xu_xen_regs_io *io, const struct xu_domain_in
     }
     if (w == XU_ARM_WIDTH_UNKNOWN) {
         *why = "no vCPU of the domain is online: its architecture is not known";
-        return -ENODATA;
+        return -EOPNOTSUPP;
     }
     *out = w == XU_ARM_WIDTH_32 ? &xu_arch_arm32 : &xu_arch_arm64;
     return 0;
 }
-
-const struct xu_arch_xen xu_arch_xen_arm32 = {
-    .vcpu_context_size = sizeof(vcpu_guest_context_arm64_t),
-    .hvm_record_size = 0,
-    .vcpu_regs = arm32_xen_vcpu_regs,
-    .first_read = arm32_xen_first_read,
-};

@@ -24,9 +24,16 @@
 
 #define ARM64_OA_BITS 48    /* what an address with the MMU off can be */
 
+#define PSR_MODE_AARCH32 0x10u      /* PSTATE.M[4], as Xen saves it in cpsr */
+
 static bool arm64_stack_readable(const struct xu_vcpu_regs *regs)
 {
-    /* with the MMU off a virtual address is the guest-physical one: walkable */
+    /* An AArch32 vCPU (an AArch64 kernel's 32-bit task) is read with its
+     * own registers (xu_arm32_regs()), MMU off included: not these rules'.
+     * With the MMU off a virtual address is the guest-physical one:
+     * walkable. */
+    if (regs->cpsr & PSR_MODE_AARCH32)
+        return false;
     return regs->mmu.paging == XU_PAGING_ARM64 || regs->mmu.paging == XU_PAGING_NONE;
 }
 

@@ -88,6 +88,35 @@ static void test_layouts(void **state)
     assert_string_equal(xu_arm32_layout_name(r.layout), "gcc-thumb");
 }
 
+/*
+ * GCC 12's Thumb-2 code saving r8-r11 too (the lab's ratio guest,
+ * arm-linux-gnueabihf-gcc -O1 -mthumb -fno-omit-frame-pointer): r8-r11
+ * sit between the saved r7 and lr.
+ */
+static void test_gcc_thumb_wide_push(void **state)
+{
+    static const uint8_t function_1[] = {   /* push.w {r4-r11, lr}; sub sp, #36; add r7, sp, #0 */
+        0x2d, 0xe9, 0xf0, 0x4f, 0x89, 0xb0, 0x00, 0xaf,
+    };
+    static const uint8_t main_[] = {        /* push.w {r4-r8, lr}; add r7, sp, #0 */
+        0x2d, 0xe9, 0xf0, 0x41, 0x00, 0xaf,
+    };
+    struct xu_arm32_record r;
+
+    (void)state;
+    r = rec_of(function_1, sizeof(function_1), true);
+    assert_int_equal(r.layout, XU_ARM32_FP_THUMB_LOCALS);
+    assert_int_equal(r.fp_reg, 7);
+    assert_int_equal(r.fp_off, 36 + 12);    /* above the locals, r4-r6 */
+    assert_int_equal(r.ra_off, 36 + 32);    /* above r7-r11 too */
+    r = rec_of(main_, sizeof(main_), true);
+    assert_int_equal(r.layout, XU_ARM32_FP_THUMB_LOCALS);
+    assert_int_equal(r.fp_off, 12);
+    assert_int_equal(r.ra_off, 20);
+    /* before r7 is set: no record yet */
+    assert_int_equal(xu_arm32_prologue_record(function_1, 4, 4, true, &r), -1);
+}
+
 /* Before the frame pointer is set up there is no record: stopped at the
  * push, or in the wrong instruction set, nothing is claimed. */
 static void test_not_yet_or_wrong_isa(void **state)
@@ -223,10 +252,43 @@ static void test_follows_call(void **state)
     assert_false(xu_arm32_follows_call(arm_bl, 3));
 }
 
+/* GCC's leaves save the frame pointer alone: a LEAF record, its return
+ * address in lr, which frame_step cannot read. */
+static void test_gcc_leaf(void **state)
+{
+    static const uint8_t arm_leaf[] = {     /* push {fp}; add fp, sp, #0 */
+        0x04, 0xb0, 0x2d, 0xe5, 0x00, 0xb0, 0x8d, 0xe2,
+    };
+    static const uint8_t thumb_leaf[] = {   /* push {r7}; sub sp, #8; add r7, sp, #0 */
+        0x80, 0xb4, 0x82, 0xb0, 0x00, 0xaf,
+    };
+    struct xu_arm32_record r;
+    struct xu_frame_record fr;
+    uint32_t fp, ra;
+
+    (void)state;
+    r = rec_of(arm_leaf, sizeof(arm_leaf), false);
+    assert_int_equal(r.layout, XU_ARM32_FP_LEAF);
+    assert_int_equal(r.fp_reg, 11);
+    assert_int_equal(r.fp_off, 0);
+    assert_string_equal(xu_arm32_layout_name(r.layout), "leaf");
+    assert_int_equal(xu_arm32_frame_step(&r, STACK_BASE + 0x100, read_word, NULL, &fp, &ra), -1);
+    r = rec_of(thumb_leaf, sizeof(thumb_leaf), true);
+    assert_int_equal(r.layout, XU_ARM32_FP_LEAF);
+    assert_int_equal(r.fp_reg, 7);
+    assert_int_equal(r.fp_off, 8);
+    assert_int_equal(xu_arch_arm32.frame_record(arm_leaf, sizeof(arm_leaf), 8, false, &fr), 0);
+    assert_true(fr.ra_in_link);
+    assert_int_equal(xu_arch_arm32.frame_record(gcc_arm, sizeof(gcc_arm), 8, false, &fr), 0);
+    assert_false(fr.ra_in_link);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_gcc_thumb_wide_push),
+        cmocka_unit_test(test_gcc_leaf),
         cmocka_unit_test(test_not_yet_or_wrong_isa),
         cmocka_unit_test(test_hostile_prologues),
         cmocka_unit_test(test_chain_mixed),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test_arm64_xen.c - lib/arch/arm64/xen.c, the arm64 dom0's reading of a
- * vCPU through a backend's domctls, against a scripted backend.  Built on
+ * vCPU through a backend's domctls, against a scripted backend, AArch32
+ * guests' included (arch/arm32/xen.c, compiled in beside it).  Built on
  * any host: Makefile.am compiles xen.c into this test under another name,
  * so it never meets the host's own xu_arch_xen_native.
  */
@@ -115,6 +116,115 @@ static void test_online_vcpu(void **state)
     assert_int_equal(r.mmu.paging, XU_PAGING_ARM64);
 }
 
+static int guest_arch(struct script *s, const struct xu_arch_ops **a, const char **why)
+{
+    struct xu_xen_regs_io io = {
+        .ctx = s,
+        .vcpu_context = io_context,
+        .hvm_record = io_hvm,
+        .vcpu_online = io_online,
+        .failed = io_failed,
+    };
+    struct xu_domain_info info;
+
+    memset(&info, 0, sizeof(info));
+    info.type = XU_GUEST_HVM;
+    info.guest_width = 8;
+    *a = NULL;
+    *why = NULL;
+    return xu_arch_xen_native.guest_arch(&io, &info, a, why);
+}
+
+/* An AArch64 guest stays arm64. */
+static void test_aarch64_domain(void **state)
+{
+    struct script s;
+    const struct xu_arch_ops *a;
+    const char *why;
+
+    (void)state;
+    memset(&s, 0, sizeof(s));
+    s.ctx.flags = VGCF_online_ARM64;
+    s.ctx.user_regs.cpsr = 0x3c5;
+    assert_int_equal(guest_arch(&s, &a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm64);
+}
+
+/*
+ * An AArch32 guest (a kernel in svc mode, Thumb state) is arm32, and its
+ * vCPU is read with the banked r13/r14 of its mode, pc32 and the AArch32
+ * translation registers; arm64's rules would not walk it.
+ */
+static void test_aarch32_domain(void **state)
+{
+    struct script s;
+    struct xu_vcpu_regs r;
+    const struct xu_arch_ops *a;
+    const char *why;
+
+    (void)state;
+    memset(&s, 0, sizeof(s));
+    s.ctx.flags = VGCF_online_ARM64;
+    s.ctx.user_regs.cpsr = 0x1d3 | 0x20;        /* svc, Thumb */
+    s.ctx.user_regs.pc64 = 0xc0108a42ULL;
+    s.ctx.user_regs.sp_svc = 0xc1a01f38ULL;
+    s.ctx.user_regs.lr_svc = 0xc0108b07ULL;
+    s.ctx.user_regs.sp_usr = 0xbe800000ULL;
+    s.ctx.user_regs.lr_usr = 0x00010401ULL;
+    s.ctx.user_regs.r7_usr = 0xc1a01f40ULL;
+    s.ctx.user_regs.r11_usr = 0x12345678ULL;
+    s.ctx.sctlr = 0x10c5387d;                   /* M set, EE clear */
+    s.ctx.ttbr0 = 0x8000406aULL;
+    s.ctx.ttbr1 = 0x80004000ULL;
+    s.ctx.ttbcr = 0x00000002ULL;                /* short descriptors, N = 2 */
+    assert_int_equal(guest_arch(&s, &a, &why), 0);
+    assert_ptr_equal(a, &xu_arch_arm32);
+
+    assert_int_equal(read_vcpu(&s, 0, &r), 0);
+    assert_true(r.online);
+    assert_true(r.kernel_mode);
+    assert_int_equal(r.ip, 0xc0108a42ULL);
+    assert_int_equal(r.sp, 0xc1a01f38ULL);
+    assert_int_equal(r.lr, 0xc0108b07ULL);
+    assert_int_equal(r.r32[13], 0xc1a01f38ULL);
+    assert_int_equal(r.r32[15], 0xc0108a42ULL);
+    assert_int_equal(r.fp, 0xc1a01f40ULL);      /* r7: Thumb state */
+    assert_int_equal(r.mmu.paging, XU_PAGING_ARM32);
+    assert_int_equal(r.mmu.root, 0x8000406aULL);
+    assert_int_equal(r.mmu.root_hi, 0x80004000ULL);
+    assert_int_equal(r.mmu.ctl, 2);
+    assert_true(xu_arch_arm32.stack_readable(&r));
+    assert_false(xu_arch_arm64.stack_readable(&r));
+
+    /* usr mode: usr's banked registers */
+    s.ctx.user_regs.cpsr = 0x10;
+    assert_int_equal(read_vcpu(&s, 0, &r), 0);
+    assert_false(r.kernel_mode);
+    assert_int_equal(r.sp, 0xbe800000ULL);
+    assert_int_equal(r.lr, 0x00010401ULL);
+    assert_int_equal(r.fp, 0x12345678ULL);      /* r11: ARM state */
+
+    /* with the MMU off, still not arm64's to walk */
+    s.ctx.sctlr = 0;
+    assert_int_equal(read_vcpu(&s, 0, &r), 0);
+    assert_int_equal(r.mmu.paging, XU_PAGING_NONE);
+    assert_false(xu_arch_arm64.stack_readable(&r));
+}
+
+/* No vCPU online: the domain is not profiled, and the line says why. */
+static void test_no_vcpu_online(void **state)
+{
+    struct script s;
+    const struct xu_arch_ops *a;
+    const char *why;
+
+    (void)state;
+    memset(&s, 0, sizeof(s));
+    s.rc = -ENODATA;
+    assert_int_equal(guest_arch(&s, &a, &why), -EOPNOTSUPP);
+    assert_non_null(why);
+}
+
 /* A vCPU the guest never brought up has no context: offline, no error. */
 static void test_enodata_is_offline(void **state)
 {
@@ -164,6 +274,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_online_vcpu),
+        cmocka_unit_test(test_aarch64_domain),
+        cmocka_unit_test(test_aarch32_domain),
+        cmocka_unit_test(test_no_vcpu_online),
         cmocka_unit_test(test_enodata_is_offline),
         cmocka_unit_test(test_down_vcpu),
         cmocka_unit_test(test_errors_pass_through),

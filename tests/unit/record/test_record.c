@@ -24,9 +24,11 @@
 
 #include "mkelf.h"
 #include "ratio_kernel.h"
+#include "record/record_priv.h"
 #include "record/xu_record.h"
 #include "sim_guest.h"
 #include "target/xu_pause.h"
+#include "unwind/xu_ehabi.h"
 #include "fake_guardian.h"
 
 #define T SIM_TEXT_BASE
@@ -1011,6 +1013,86 @@ static void test_orc_without_tables(void **state)
     assert_false(exists(f->out));
 }
 
+/* --unwind=ehabi insists on ARM EHABI tables, as orc on ORC's. */
+static void test_ehabi_without_tables(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.unwind = XU_UNWIND_EHABI;
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "--unwind=ehabi"));
+    assert_non_null(strstr(f->cap.first_error, "no usable ARM EHABI tables"));
+    assert_int_equal(fake_guardian.starts, 0);
+    assert_false(exists(f->out));
+}
+
+/* The one table of --unwind names every command parses with. */
+static void test_unwind_names(void **state)
+{
+    static const struct {
+        const char *name;
+        enum xu_unwind_choice choice;
+    } known[] = {
+        { "auto", XU_UNWIND_AUTO }, { "fp", XU_UNWIND_FP }, { "cfi", XU_UNWIND_CFI },
+        { "orc", XU_UNWIND_ORC }, { "ehabi", XU_UNWIND_EHABI },
+    };
+    enum xu_unwind_choice c;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        c = XU_UNWIND_FP;
+        assert_int_equal(xu_record_unwind_parse(known[i].name, &c), 0);
+        assert_int_equal(c, known[i].choice);
+        assert_non_null(strstr(XU_RECORD_UNWIND_NAMES, known[i].name));
+    }
+    c = XU_UNWIND_ORC;
+    assert_int_equal(xu_record_unwind_parse("dwarf", &c), -1);
+    assert_int_equal(xu_record_unwind_parse("", &c), -1);
+    assert_int_equal(xu_record_unwind_parse("EHABI", &c), -1);
+    assert_int_equal(c, XU_UNWIND_ORC);
+}
+
+/* An ARM ELF with .ARM.exidx and no DWARF CFI: auto and ehabi take its
+ * EHABI tables into the walk's env; fp reads none. */
+static void test_auto_takes_ehabi(void **state)
+{
+    struct fixture *f = *state;
+    static const enum xu_unwind_choice asks[] = { XU_UNWIND_AUTO, XU_UNWIND_EHABI };
+    struct xu_record_config job = f->job;
+    struct xu_elf_choice elf;
+    struct xu_sampler_config cfg;
+    struct xu_unwind_env env;
+    void *table;
+    size_t i;
+
+    xu_elf_choice_init(&elf);
+    elf.path = XU_TEST_SRCDIR "/tests/unit/unwind/ehabi_fixture.elf";
+    for (i = 0; i < sizeof(asks) / sizeof(asks[0]); i++) {
+        memset(&cfg, 0, sizeof(cfg));
+        memset(&env, 0, sizeof(env));
+        job.unwind = asks[i];
+        assert_int_equal(xu_record_choose_unwinder(&job, &elf, &cfg, &table, &f->cap.log),
+                         XU_RECORD_OK);
+        assert_ptr_equal(cfg.unwinder, &xu_unwind_ehabi_ops);
+        xu_record_apply_unwind_table(table, &env);
+        assert_non_null(env.ehabi);
+        assert_null(env.orc);
+        xu_record_free_unwind_table(table);
+    }
+    assert_non_null(strstr(f->cap.text, "unwinding with the ARM EHABI tables"));
+    assert_int_equal(f->cap.errors, 0);
+
+    job.unwind = XU_UNWIND_FP;
+    assert_int_equal(xu_record_choose_unwinder(&job, &elf, &cfg, &table, &f->cap.log),
+                     XU_RECORD_OK);
+    assert_ptr_equal(cfg.unwinder, &xu_unwind_fp_ops);
+    xu_record_apply_unwind_table(table, &env);
+    assert_null(env.ehabi);
+    xu_record_free_unwind_table(table);
+}
+
 static void test_unknown_format_is_usage(void **state)
 {
     struct fixture *f = *state;
@@ -1025,6 +1107,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_record_by_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ehabi_without_tables, setup, teardown),
+        cmocka_unit_test(test_unwind_names),
+        cmocka_unit_test_setup_teardown(test_auto_takes_ehabi, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_names_the_missing_root, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_hints, setup, teardown),
         cmocka_unit_test_setup_teardown(test_record_by_domid_with_the_real_guardian, setup,

@@ -418,6 +418,43 @@ static void test_elf32_i386(void **state)
 #endif
 }
 
+/*
+ * An ARM ELF32 (the EHABI fixture, ARM and Thumb-2 code with their mapping
+ * symbols): a Thumb function's value has bit 0 set, its start does not;
+ * the mapping symbols $a, $t and $d name nothing.
+ */
+static void test_elf32_arm_thumb(void **state)
+{
+    struct fixture *fx = *state;
+    const struct xu_symbol *s;
+    struct xu_symtab *st = NULL;
+
+    assert_int_equal(xu_symtab_open_for(XU_TEST_SRCDIR "/tests/unit/unwind/ehabi_fixture.elf",
+                                        EM_ARM, &fx->log, &st), 0);
+    assert_int_equal(xu_symtab_machine(st), EM_ARM);
+    s = xu_symtab_find(st, "mid");          /* Thumb: st_value 0x1001d, 20 bytes */
+    assert_non_null(s);
+    assert_int_equal(s->start, 0x1001c);
+    assert_int_equal(s->size, 20);
+    assert_true(s->thumb);
+    assert_true(s->function);
+    assert_ptr_equal(xu_symtab_lookup(st, 0x1001c), s);
+    assert_ptr_equal(xu_symtab_lookup(st, 0x1002f), s);
+    s = xu_symtab_find(st, "top");          /* ARM: 0x10008 as it is */
+    assert_non_null(s);
+    assert_int_equal(s->start, 0x10008);
+    assert_false(s->thumb);
+    assert_ptr_equal(xu_symtab_lookup(st, 0x1001b), s);
+    s = xu_symtab_lookup(st, 0x10030);
+    assert_non_null(s);
+    assert_string_equal(s->name, "leaf");
+    assert_false(s->thumb);
+    assert_null(xu_symtab_find(st, "$a.0"));
+    assert_null(xu_symtab_find(st, "$t.1"));
+    assert_null(xu_symtab_find(st, "$a.2"));
+    xu_symtab_free(st);
+}
+
 static void test_truncated_elf(void **state)
 {
     struct fixture *fx = *state;
@@ -808,6 +845,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_symtab_and_dynsym_merge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stripped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_elf32_i386, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_elf32_arm_thumb, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_elf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_elf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_elf_says_why, setup, teardown),

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <elf.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -269,10 +270,37 @@ static void test_env_from_elf(void **state)
     assert_int_equal(env.text[0].end, TEXT + 0x2000);
     /* where functions begin, for the prologue of one without a frame
      * record; a label is no function */
-    assert_true(env.func_start(env.func_ctx, MAIN + 0x33, &start));
+    assert_true(env.func_start(env.func_ctx, MAIN + 0x33, &start, NULL));
     assert_int_equal(start, MAIN);
-    assert_false(env.func_start(env.func_ctx, CALLBACK + 0x10, &start));
-    assert_false(env.func_start(env.func_ctx, TEXT + 0x1f00, &start));
+    assert_false(env.func_start(env.func_ctx, CALLBACK + 0x10, &start, NULL));
+    assert_false(env.func_start(env.func_ctx, TEXT + 0x1f00, &start, NULL));
+}
+
+/* An ARM ELF's function starts: a Thumb function's without its symbol's
+ * bit 0, and said to be Thumb, for the prologue reader. */
+static void test_env_arm_thumb(void **state)
+{
+    struct xu_symtab *st = NULL;
+    struct xu_unwind_env env;
+    uint64_t start;
+    bool thumb;
+
+    (void)state;
+    assert_int_equal(xu_symtab_open_for(XU_TEST_SRCDIR "/tests/unit/unwind/ehabi_fixture.elf",
+                                        EM_ARM, NULL, &st), 0);
+    memset(&env, 0, sizeof(env));
+    xu_unwind_env_from_elf(st, NULL, &xu_arch_arm32, &env);
+    thumb = false;
+    assert_true(env.func_start(env.func_ctx, 0x10022, &start, &thumb));
+    assert_int_equal(start, 0x1001c);
+    assert_true(thumb);
+    assert_true(env.func_start(env.func_ctx, 0x1001c, &start, &thumb));
+    assert_int_equal(start, 0x1001c);
+    assert_true(env.func_start(env.func_ctx, 0x10010, &start, &thumb));
+    assert_int_equal(start, 0x10008);
+    assert_false(thumb);
+    assert_true(env.func_start(env.func_ctx, 0x10010, &start, NULL));
+    xu_symtab_free(st);
 }
 
 /*
@@ -452,6 +480,7 @@ int main(void)
         T(test_other_ends_are_left_alone),
         T(test_totals_follow),
         T(test_env_from_elf),
+        cmocka_unit_test(test_env_arm_thumb),
         T(test_roots_parse),
         T(test_entry_at_zero_and_its_labels),
         T(test_bare_hypercall_page_is_not_a_root),

@@ -47,6 +47,8 @@ static void test_all_options(void **state)
 
     assert_int_equal(PARSE(&o, "--unwind", "orc", "7"), XU_PARSE_OK);
     assert_int_equal(o.unwind, XU_UNWIND_ORC);
+    assert_int_equal(PARSE(&o, "--unwind", "ehabi", "7"), XU_PARSE_OK);
+    assert_int_equal(o.unwind, XU_UNWIND_EHABI);
     assert_int_equal(PARSE(&o, "-F", "997", "-T", "2.5", "-o", "x.folded", "-f", "folded",
                            "-e", "k.elf", "--backend", "xc", "--max-depth", "64",
                            "--per-vcpu", "--stats", "s.json", "--unwind", "cfi", "-v", "7"),

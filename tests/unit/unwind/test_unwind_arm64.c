@@ -291,9 +291,10 @@ static const uint8_t *a64_code(const void *ctx, uint64_t addr, size_t len)
     return buf;
 }
 
-static bool a64_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+static bool a64_func_start(const void *ctx, uint64_t pc, uint64_t *start, bool *thumb)
 {
     (void)ctx;
+    (void)thumb;
     *start = pc & ~0xfffULL;
     return true;
 }

@@ -511,9 +511,11 @@ static const uint8_t *frameless_code(const void *ctx, uint64_t addr, size_t len)
     return buf;
 }
 
-static bool frameless_func_start(const void *ctx, uint64_t pc, uint64_t *start)
+static bool frameless_func_start(const void *ctx, uint64_t pc, uint64_t *start,
+                                 bool *thumb)
 {
     (void)ctx;
+    (void)thumb;
     if (pc < TEXT + 0x5000 || pc >= TEXT + 0x5500)
         return false;
     *start = pc & ~0xffULL;
@@ -606,9 +608,10 @@ static void test_fp_frameless_in_the_middle(void **state)
  * assembly outside every function symbol, recognised by the frame the
  * event left above the stack pointer, not by its name.
  */
-static bool entry_is_no_function(const void *ctx, uint64_t pc, uint64_t *start)
+static bool entry_is_no_function(const void *ctx, uint64_t pc, uint64_t *start, bool *thumb)
 {
     (void)ctx;
+    (void)thumb;
     if (pc >= CB_START && pc < CB_END)
         return false;       /* labels, not functions */
     *start = pc & ~0xffULL;
