@@ -213,6 +213,18 @@ static enum xu_walk_end end_of(enum xu_ehabi_status st)
     }
 }
 
+/*
+ * Entry code with no table entry (assembly, as a kernel's start) that has
+ * cleared a frame pointer, r11 of ARM code or r7 of Thumb-2, before its
+ * first call: the end of the chain, as for the frame-pointer walk.  The
+ * callee-saved registers the tables restored say what they held there;
+ * whether that frame is a root is the ELF's to vouch for.
+ */
+static bool zeroed_frame_pointer(const struct xu_ehabi_regs *r)
+{
+    return ((r->known & (1u << 11)) && r->r[11] == 0) || ((r->known & (1u << 7)) && r->r[7] == 0);
+}
+
 void xu_ehabi_walk(const struct xu_ehabi_table *t, const struct xu_ehabi_regs *regs,
                    xu_ehabi_read_word read_word, void *ctx, uint64_t *pcs,
                    unsigned int max_depth, struct xu_unwind_result *out)
@@ -238,7 +250,7 @@ void xu_ehabi_walk(const struct xu_ehabi_table *t, const struct xu_ehabi_regs *r
         /* a return address follows its call: pc - 1 is in the caller */
         if (!xu_ehabi_find(t, exact ? pc : pc - 1, &start, &kind, ops, &n) ||
             kind == XU_EHABI_BAD) {
-            end = XU_WALK_BAD_FRAME;
+            end = zeroed_frame_pointer(&r) ? XU_WALK_COMPLETE : XU_WALK_BAD_FRAME;
             break;
         }
         if (kind == XU_EHABI_CANTUNWIND) {

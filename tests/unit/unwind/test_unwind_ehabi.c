@@ -181,8 +181,21 @@ static void test_fixture_walk(void **state)
     xu_ehabi_walk(t, &r, read_word, NULL, pcs, 16, &res);
     assert_int_equal(res.end, XU_WALK_UNMAPPED);
     assert_int_equal(res.depth, 1);
-    /* a PC below every entry */
+    /* a PC below every entry: entry code that cleared a frame pointer
+     * (r11 or r7) ends the chain there, other code is a bad frame */
     r = regs_at(0x100, sp, 0);
+    r.r[7] = r.r[11] = 0x4000;
+    xu_ehabi_walk(t, &r, read_word, NULL, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_BAD_FRAME);
+    r.r[11] = 0;
+    xu_ehabi_walk(t, &r, read_word, NULL, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    assert_int_equal(res.depth, 1);
+    r.r[11] = 0x4000;
+    r.r[7] = 0;
+    xu_ehabi_walk(t, &r, read_word, NULL, pcs, 16, &res);
+    assert_int_equal(res.end, XU_WALK_COMPLETE);
+    r.known &= (uint16_t)~(1u << 7);          /* a zero nobody restored says nothing */
     xu_ehabi_walk(t, &r, read_word, NULL, pcs, 16, &res);
     assert_int_equal(res.end, XU_WALK_BAD_FRAME);
     xu_ehabi_free(t);
