@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ARMv7 boot code: console through the emulated SBSA UART (vpl011, xl's
- * vuart = "sbsa_uart") and PSCI CPU_ON for the second vCPU, as arm64/boot.c
- * does, in the AArch32 calling conventions: a hypercall is HVC #0xEA1 with
- * its number in r12 and its arguments in r0-r4; PSCI takes the SMC32
- * function ids.  Runs once; never in a profile.
+ * ARMv7 boot code: the console (arm_console.h) and PSCI CPU_ON for the
+ * second vCPU, as arm64/boot.c does, in the AArch32 calling conventions: a
+ * hypercall is HVC #0xEA1 with its number in r12 and its arguments in
+ * r0-r4; PSCI takes the SMC32 function ids.  Runs once; never in a profile.
  *
  * No Xen headers: the few numbers below are Xen's stable ABI.
  */
@@ -13,12 +12,8 @@
 
 /* GUEST_PL011_BASE, mapped at its own address (head.S). */
 #define UART_BASE        0x22000000UL
-#define UART_DR          0x00
-#define UART_FR          0x18
-#define UART_FR_TXFF     (1u << 5)
+#include "arm_console.h"
 
-#define HYPERVISOR_console_io 18
-#define CONSOLEIO_write       0
 #define HYPERVISOR_vcpu_op    24
 #define PSCI_CPU_ON_32        0x84000003UL
 
@@ -27,9 +22,6 @@
 
 extern char ap_stack_top[];
 extern void secondary_entry(void);
-
-/* Set by the boot-time console_io probe: 0 if Xen takes our console writes. */
-static long console_io_rc = -1;
 
 /* Xen may clobber the argument registers it does not return in (a debug
  * build scrubs them), so they are outputs too. */
@@ -47,42 +39,9 @@ static long hvc3(unsigned long nr, unsigned long a0, unsigned long a1, unsigned 
     return (long)r0;
 }
 
-static void uart_putc(char c)
+static long console_io_write(unsigned long len, const char *buf)
 {
-    volatile unsigned int *fr = (volatile unsigned int *)(UART_BASE + UART_FR);
-    volatile unsigned int *dr = (volatile unsigned int *)(UART_BASE + UART_DR);
-
-    /* Full FIFO: xenconsoled drains it; give up on this byte rather than hang the
-     * guest if nobody reads. */
-    for (unsigned long i = 0; (*fr & UART_FR_TXFF) && i < 1000000UL; i++)
-        ;
-    *dr = (unsigned char)c;
-}
-
-void console_puts(const char *s)
-{
-    /* A stack slot gives this leaf a frame, so a sample taken while it
-     * prints still walks through main. */
-    volatile int framed = 0;
-    unsigned long n = 0;
-
-    (void)framed;
-    for (const char *p = s; *p; p++, n++)
-        uart_putc(*p);
-    if (console_io_rc == 0)
-        hvc3(HYPERVISOR_console_io, CONSOLEIO_write, n, (unsigned long)s);
-}
-
-void console_hex(unsigned long v)
-{
-    char buf[11] = "0x";
-
-    for (int i = 0; i < 8; i++) {
-        unsigned int d = (v >> ((7 - i) * 4)) & 0xf;
-        buf[2 + i] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
-    }
-    buf[10] = 0;
-    console_puts(buf);
+    return hvc3(HYPERVISOR_console_io, CONSOLEIO_write, len, (unsigned long)buf);
 }
 
 long guest_vcpu_op(unsigned int cmd, unsigned int vcpu, void *arg)
@@ -111,14 +70,7 @@ void start_kernel(void)
 {
     static const char hello[] = "xu-guest: arm32 boot\n";
 
-    console_io_rc = hvc3(HYPERVISOR_console_io, CONSOLEIO_write, sizeof(hello) - 1,
-                         (unsigned long)hello);
-    console_puts(hello);
-    if (console_io_rc != 0) {
-        console_puts("xu-guest: console_io refused (");
-        console_hex((unsigned long)console_io_rc);
-        console_puts("), vpl011 only\n");
-    }
+    console_probe(hello, sizeof(hello) - 1);
     truth_init();
     /* Through a volatile pointer: the call is then not start_kernel's last
      * instruction, so its return address symbolizes as start_kernel. */

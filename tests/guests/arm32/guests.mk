@@ -35,7 +35,7 @@ ELFS := $(FP_ELFS) $(NOFP_ELFS)
 all: $(ELFS) $(ELFS:.elf=.map) $(ELFS:.elf=.zImage)
 .PHONY: all clean
 
-HEADERS := $(SRC)guest.h $(SRC)truth.h $(SRC)arm32/guests.mk
+HEADERS := $(SRC)guest.h $(SRC)truth.h $(SRC)arm_console.h $(SRC)arm32/guests.mk
 
 # $(1) = variant dir (fp|cfi), $(2) = type, $(3) = variant CFLAGS
 define arm32_rules

@@ -28,7 +28,7 @@ ELFS := $(FP_ELFS) $(NOFP_ELFS)
 all: $(ELFS) $(ELFS:.elf=.map) $(ELFS:.elf=.Image)
 .PHONY: all clean
 
-HEADERS := $(SRC)guest.h $(SRC)truth.h $(SRC)arm64/guests.mk
+HEADERS := $(SRC)guest.h $(SRC)truth.h $(SRC)arm_console.h $(SRC)arm64/guests.mk
 
 # $(1) = variant dir (fp|cfi), $(2) = variant CFLAGS
 define arm64_rules
