@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "xu_sim.h"
+#include "fuzz_sim.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
 
@@ -96,38 +96,20 @@ static void translations(const uint8_t *d, size_t size, const struct xu_vcpu_reg
     }
 }
 
+static void unwind_on(void *ctx, struct xu_mem *m)
+{
+    const struct xu_vcpu_regs *r = ctx;
+    struct xu_unwind_result res;
+    uint64_t pcs[MAX_DEPTH];
+
+    xu_unwind_fp(NULL, m, r, pcs, MAX_DEPTH, &res);
+    if (res.depth > MAX_DEPTH)
+        abort();
+}
+
 static void unwind(const struct xu_vcpu_regs *r, const uint8_t *mem, size_t len)
 {
-    struct xu_sim *sim = xu_sim_new(XU_GUEST_HVM, NR_FRAMES, 1);
-    struct xu_target t;
-    struct xu_mem *m = NULL;
-    struct xu_unwind_result res;
-    uint64_t pcs[MAX_DEPTH], f;
-
-    if (!sim)
-        return;
-    xu_sim_set_arch(sim, &xu_arch_x86_32);
-    for (f = 0; f < NR_FRAMES && f * XU_PAGE_SIZE < len; f++) {
-        size_t n = len - f * XU_PAGE_SIZE < XU_PAGE_SIZE ? len - f * XU_PAGE_SIZE : XU_PAGE_SIZE;
-
-        if (xu_sim_alloc_frame(sim) != f)
-            goto out;
-        memcpy(xu_sim_frame(sim, f), mem + f * XU_PAGE_SIZE, n);
-    }
-    if (xu_sim_target_open(sim, &t, xu_fuzz_log()) < 0)
-        goto out;
-    m = xu_mem_new(&t, NULL);
-    if (m) {
-        xu_mem_begin(m);
-        xu_mem_set_context(m, r);
-        xu_unwind_fp(NULL, m, r, pcs, MAX_DEPTH, &res);
-        if (res.depth > MAX_DEPTH)
-            abort();
-        xu_mem_free(m);
-    }
-    xu_target_close(&t);
-out:
-    xu_sim_free(sim);
+    xu_fuzz_on_sim(&xu_arch_x86_32, NR_FRAMES, mem, len, r, unwind_on, (void *)r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "xu_sim.h"
+#include "fuzz_sim.h"
 #include "arch/xu_arch.h"
 #include "mem/xu_mem.h"
 #include "unwind/xu_unwind.h"
@@ -70,40 +70,31 @@ static bool func_start(const void *ctx, uint64_t pc, uint64_t *start, bool *thum
     return true;
 }
 
+struct walk {
+    const struct xu_unwinder_ops *u;
+    const struct xu_unwind_env *env;
+    const struct xu_vcpu_regs *r;
+    unsigned int max_depth;
+};
+
+static void walk_on(void *ctx, struct xu_mem *m)
+{
+    const struct walk *w = ctx;
+    struct xu_unwind_result res;
+    uint64_t pcs[MAX_DEPTH];
+
+    w->u->walk(w->env, m, w->r, pcs, w->max_depth, &res);
+    if (res.depth > w->max_depth || res.depth == 0 || pcs[0] != w->r->ip)
+        abort();
+}
+
 static void walk(const struct xu_unwinder_ops *u, const struct xu_unwind_env *env,
                  const struct xu_vcpu_regs *r, unsigned int max_depth, const uint8_t *mem,
                  size_t len)
 {
-    struct xu_sim *sim = xu_sim_new(XU_GUEST_HVM, NR_FRAMES, 1);
-    struct xu_target t;
-    struct xu_mem *m = NULL;
-    struct xu_unwind_result res;
-    uint64_t pcs[MAX_DEPTH], f;
+    const struct walk w = { u, env, r, max_depth };
 
-    if (!sim)
-        return;
-    xu_sim_set_arch(sim, &xu_arch_arm32);
-    for (f = 0; f < NR_FRAMES && f * XU_PAGE_SIZE < len; f++) {
-        size_t n = len - f * XU_PAGE_SIZE < XU_PAGE_SIZE ? len - f * XU_PAGE_SIZE : XU_PAGE_SIZE;
-
-        if (xu_sim_alloc_frame(sim) != f)
-            goto out;
-        memcpy(xu_sim_frame(sim, f), mem + f * XU_PAGE_SIZE, n);
-    }
-    if (xu_sim_target_open(sim, &t, xu_fuzz_log()) < 0)
-        goto out;
-    m = xu_mem_new(&t, NULL);
-    if (m) {
-        xu_mem_begin(m);
-        xu_mem_set_context(m, r);
-        u->walk(env, m, r, pcs, max_depth, &res);
-        if (res.depth > max_depth || res.depth == 0 || pcs[0] != r->ip)
-            abort();
-        xu_mem_free(m);
-    }
-    xu_target_close(&t);
-out:
-    xu_sim_free(sim);
+    xu_fuzz_on_sim(&xu_arch_arm32, NR_FRAMES, mem, len, r, walk_on, (void *)&w);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
