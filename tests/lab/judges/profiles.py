@@ -485,7 +485,8 @@ def twin_deltas(d, r, twin):
 
 
 def judge(d, sid, m):
-    prog, nofp, gtype, _unwinder, backend = m.groups()
+    """m: program, -nofp, guest type, ..., backend last (JUDGES here, hvm.py's too)."""
+    prog, nofp, gtype, backend = m.group(1), m.group(2), m.group(3), m.group(m.lastindex)
     guest = "%s%s-%s" % (prog, nofp or "", gtype)
     r = judge_run(d, sid, guest, prog, guest_type=gtype, backend=backend,
                   frame_pointers=not nofp,
