@@ -131,10 +131,14 @@ struct xu_arch_ops {
      * guest address addr, which, if they are one, give the interrupted pc
      * and sp.  Plausibility only (segments, flags, where the saved stack
      * pointer lies relative to addr); the caller checks pc against the
-     * ELF's code.  NULL where the architecture has no such frame.
+     * ELF's code.  code_sel: the code selector of the stopped vCPU's kernel
+     * (xu_mem_code_selector()), 0 when not known; a frame of kernel code
+     * interrupted in its own ring holds it.  NULL where the architecture
+     * has no such frame.
      */
     unsigned int interrupt_frame_words;
-    bool (*interrupt_frame)(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
+    bool (*interrupt_frame)(const uint64_t *words, uint64_t addr, uint64_t code_sel,
+                            uint64_t *pc, uint64_t *sp);
 
     /*
      * A function stopped where its frame record is not set up: code holds

@@ -63,6 +63,7 @@ struct xu_mem {
     const struct xu_arch_ops *arch;
     struct xu_mmu mmu;
     uint64_t root;
+    uint16_t code_sel;          /* the vCPU's kernel code selector, 0: not known */
     struct xu_mem_stats st;
 };
 
@@ -126,6 +127,7 @@ void xu_mem_set_context(struct xu_mem *m, const struct xu_vcpu_regs *regs)
 {
     m->mmu = regs->mmu;
     m->root = m->arch->space_key(&regs->mmu);
+    m->code_sel = regs->kernel_mode ? regs->code_sel : 0;
     m->hot_epoch = 0;
 }
 
@@ -350,6 +352,11 @@ int xu_mem_read_words(struct xu_mem *m, uint64_t va, uint64_t *out, unsigned int
 const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m)
 {
     return m->arch;
+}
+
+uint16_t xu_mem_code_selector(const struct xu_mem *m)
+{
+    return m->code_sel;
 }
 
 void xu_mem_get_stats(const struct xu_mem *m, struct xu_mem_stats *out)

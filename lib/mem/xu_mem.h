@@ -80,6 +80,10 @@ static inline int xu_mem_read_word(struct xu_mem *m, uint64_t va, uint64_t *out)
 /* The architecture whose page tables and frames this reads. */
 const struct xu_arch_ops *xu_mem_arch(const struct xu_mem *m);
 
+/* The code selector (x86 CS) of the context's vCPU when it was stopped in
+ * its kernel, 0 otherwise or where there is none. */
+uint16_t xu_mem_code_selector(const struct xu_mem *m);
+
 void xu_mem_get_stats(const struct xu_mem *m, struct xu_mem_stats *out);
 
 #endif

@@ -104,6 +104,7 @@ struct xu_mmu {
 struct xu_vcpu_regs {
     bool online;                /* false: nothing else is valid */
     bool kernel_mode;           /* PV: VGCF_in_kernel; HVM: CPL 0 */
+    uint16_t code_sel;          /* x86: the CS selector the vCPU holds; 0 elsewhere */
     uint64_t ip, sp, fp;        /* x86-64: rip, rsp, rbp; x86_32: eip (linear), esp, ebp; arm64: pc, SP of the EL and SPSel, x29 */
     /* The kernel's per-CPU base whichever mode the vCPU was in (x86-64: the
      * kernel's GS base, the swapped one in user mode), 0 when not known. */

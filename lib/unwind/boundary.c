@@ -91,13 +91,14 @@ static unsigned int read_words(struct xu_mem *m, uint64_t addr, uint64_t *buf, u
 /* An interrupt frame among words[0..n), read at addr: the first whose PC is
  * guest code. */
 static bool find_frame(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
-                       const uint64_t *words, unsigned int n, uint64_t addr,
+                       uint16_t code_sel, const uint64_t *words, unsigned int n, uint64_t addr,
                        uint64_t *pc, uint64_t *sp)
 {
     unsigned int i, fw = a->interrupt_frame_words;
 
     for (i = 0; i + fw <= n; i++)
-        if (a->interrupt_frame(words + i, addr + (uint64_t)a->word_bytes * i, pc, sp) &&
+        if (a->interrupt_frame(words + i, addr + (uint64_t)a->word_bytes * i, code_sel, pc,
+                               sp) &&
             xu_unwind_in_range(env->text, env->nr_text, *pc))
             return true;
     return false;
@@ -117,7 +118,7 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
     n = read_words(m, cfa, near, SCAN_WORDS + fw);
     if (n == 0)
         return -1;
-    if (find_frame(env, a, near, n, cfa, pc, sp))
+    if (find_frame(env, a, xu_mem_code_selector(m), near, n, cfa, pc, sp))
         return 1;
     for (i = 0; i < POINTER_WORDS && i < n; i++) {
         uint64_t p = near[i];
@@ -127,7 +128,7 @@ int xu_unwind_boundary_step(const struct xu_unwind_env *env, struct xu_mem *m, u
             xu_unwind_in_range(env->text, env->nr_text, p))
             continue;
         n = read_words(m, p, behind, BEHIND_WORDS + fw);
-        if (find_frame(env, a, behind, n, p, pc, sp))
+        if (find_frame(env, a, xu_mem_code_selector(m), behind, n, p, pc, sp))
             return 1;
     }
     return 0;

@@ -91,9 +91,12 @@ static bool canonical48(uint64_t a)
  * stale words elsewhere on a stack that merely look like a frame do not.
  * (An interrupt taken from user mode or on an IST stack switches stacks;
  * its interrupted code is not the kernel's, which is what we follow.)
+ * The saved rsp's place is check enough: code_sel is not needed.
  */
-bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint64_t *sp)
+bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t code_sel, uint64_t *pc,
+                            uint64_t *sp)
 {
+    (void)code_sel;
     uint64_t rip = w[0], cs = w[1], rflags = w[2], rsp = w[3], ss = w[4];
 
     if (addr > UINT64_MAX - 40 || rsp - (addr + 40) >= 16)
@@ -124,15 +127,20 @@ bool xu_x86_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint
  * And an EIP that is not the selector itself: entry code saves DS and ES
  * side by side (Mini-OS's and Linux's SAVE_ALL), two equal selectors that
  * a kernel linked at 0 (Mini-OS x86_32: 0xe021 is inside its text) would
- * otherwise read as EIP and CS.
+ * otherwise read as EIP and CS.  With no stack pointer to place it, the
+ * frame is only a frame of kernel code interrupted in its own ring when
+ * its CS is the one the vCPU's kernel runs with (code_sel, where known):
+ * without that, saved registers that look like a selector and flags
+ * ([ES, the EAX saved at entry, EIP] with a small EAX) pass too.
  */
-bool xu_x86_32_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t *pc, uint64_t *sp)
+bool xu_x86_32_interrupt_frame(const uint64_t *w, uint64_t addr, uint64_t code_sel,
+                               uint64_t *pc, uint64_t *sp)
 {
     uint64_t eip = w[0], cs = w[1], eflags = w[2];
 
     if (addr > 0xffffffffULL - 12)
         return false;
-    if (cs < 4 || cs > 0xffff || (cs & 3u) > 1)
+    if (cs < 4 || cs > 0xffff || (cs & 3u) > 1 || (code_sel && cs != code_sel))
         return false;
     if (!(eflags & RFLAGS_FIXED1) || (eflags & (EFLAGS_RESERVED | RFLAGS_VM)))
         return false;

@@ -13,12 +13,14 @@ int xu_x86_hypercall_stub(const uint8_t *entry, unsigned int off, unsigned int *
 bool xu_x86_follows_call(const uint8_t *before, size_t n);
 
 /* 64-bit guests. */
-bool xu_x86_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
+bool xu_x86_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t code_sel,
+                            uint64_t *pc, uint64_t *sp);
 int xu_x86_frameless_words(const uint8_t *code);
 int xu_x86_frameless_depth(const uint8_t *code, size_t len, size_t upto);
 
 /* 32-bit guests. */
-bool xu_x86_32_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t *pc, uint64_t *sp);
+bool xu_x86_32_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t code_sel,
+                               uint64_t *pc, uint64_t *sp);
 int xu_x86_32_frameless_words(const uint8_t *code);
 int xu_x86_32_frameless_depth(const uint8_t *code, size_t len, size_t upto);
 

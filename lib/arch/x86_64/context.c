@@ -45,6 +45,7 @@ static void pv64_regs(const vcpu_guest_context_x86_64_t *c, struct xu_vcpu_regs 
         return;
     out->online = true;
     out->kernel_mode = (c->flags & VGCF_in_kernel) != 0;
+    out->code_sel = (uint16_t)c->user_regs.cs;
     /* A 64-bit PV guest always runs on Xen's 4-level tables: it has no
      * paging mode of its own to report. */
     out->mmu.paging = XU_PAGING_LONG4;
@@ -87,6 +88,7 @@ static void pv32_regs(const vcpu_guest_context_x86_32_t *c, struct xu_vcpu_regs 
     /* 32-bit PV guests always run on PAE tables of machine frames (Xen's
      * compat layer), walked by arch/x86_32. */
     out->mmu.paging = XU_PAGING_PAE;
+    out->code_sel = (uint16_t)c->user_regs.cs;
     out->ip = c->user_regs.eip;
     out->sp = c->user_regs.esp;
     out->fp = c->user_regs.ebp;
@@ -132,6 +134,7 @@ void xu_x86_hvm_regs(const struct hvm_hw_cpu *cpu, struct xu_vcpu_regs *out)
     out->mmu.paging = xu_x86_paging_mode(cpu->cr0, cpu->cr4, cpu->msr_efer);
     /* Xen saves the CPL as SS.DPL (SVM keeps it there; VMX agrees with it). */
     out->kernel_mode = ARBYTES_DPL(cpu->ss_arbytes) == 0;
+    out->code_sel = (uint16_t)cpu->cs_sel;
     /*
      * Outside long mode the IP is reported (as a one-frame stack) as the
      * linear address a symbol table or a disassembly uses: the code

@@ -44,31 +44,43 @@ static void test_interrupt_frame(void **state)
 
     (void)state;
     assert_int_equal(a->interrupt_frame_words, 3);
-    assert_true(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_true(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     assert_int_equal(pc, 0xc0101234);
     assert_int_equal(sp, 0xc1000f0c);
     w[1] = 0xe019;                              /* a PV kernel's ring-1 selector */
-    assert_true(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_true(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     w[1] = 0x73;                                /* ring 3: not the kernel's */
-    assert_false(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     w[1] = 0x10;
     w[2] = 0x244;                               /* bit 1 clear */
-    assert_false(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     w[2] = 0x20246;                             /* VM86 */
-    assert_false(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     w[2] = 0x246;
     w[0] = 0x100000000ULL;                      /* not a 32-bit EIP */
-    assert_false(a->interrupt_frame(w, 0xc1000f00, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xc1000f00, 0, &pc, &sp));
     w[0] = 0xc0101234;
-    assert_false(a->interrupt_frame(w, 0xfffffffc, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xfffffffc, 0, &pc, &sp));
     /* [ds, es, orig_eax] of Mini-OS x86_32's SAVE_ALL, a kernel linked at 0:
      * 0xe021 is in its text, yet no frame */
     w[0] = 0xe021;
     w[1] = 0xe021;
     w[2] = 0xb;                                 /* bit 1 set: passes as EFLAGS */
-    assert_false(a->interrupt_frame(w, 0xbff50, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xbff50, 0, &pc, &sp));
     w[1] = 0xe019;                              /* its real frame's CS */
-    assert_true(a->interrupt_frame(w, 0xbff50, &pc, &sp));
+    assert_true(a->interrupt_frame(w, 0xbff50, 0, &pc, &sp));
+    /* [ES, the EAX saved at entry, EIP]: passes as a frame unless the
+     * kernel's code selector is known */
+    w[0] = 0xe021;
+    w[1] = 0x1d;
+    w[2] = 0x32b3;
+    assert_true(a->interrupt_frame(w, 0xbff50, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(w, 0xbff50, 0xe019, &pc, &sp));
+    w[0] = 0x32b3;                              /* the frame Xen left */
+    w[1] = 0xe019;
+    w[2] = 0x246;
+    assert_true(a->interrupt_frame(w, 0xbff50, 0xe019, &pc, &sp));
+    assert_int_equal(pc, 0x32b3);
 }
 
 /* code[0] is the byte before pc, code[1..4] from pc. */

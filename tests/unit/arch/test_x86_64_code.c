@@ -97,16 +97,16 @@ static void test_interrupt_frame(void **state)
     const uint64_t low_rsp[5] = { 0x101234, 0x08, 0x202, at + 32, 0 };
 
     (void)state;
-    assert_true(a->interrupt_frame(pv, at, &pc, &sp));
+    assert_true(a->interrupt_frame(pv, at, 0, &pc, &sp));
     assert_int_equal(pc, pv[0]);
     assert_int_equal(sp, pv[3]);
-    assert_true(a->interrupt_frame(hw, at, &pc, &sp));
-    assert_false(a->interrupt_frame(bad_flags, at, &pc, &sp));
-    assert_false(a->interrupt_frame(bad_cs, at, &pc, &sp));
-    assert_false(a->interrupt_frame(noncanon, at, &pc, &sp));
-    assert_false(a->interrupt_frame(far_rsp, at, &pc, &sp));
-    assert_false(a->interrupt_frame(low_rsp, at, &pc, &sp));
-    assert_false(a->interrupt_frame(hw, UINT64_MAX - 8, &pc, &sp));
+    assert_true(a->interrupt_frame(hw, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(bad_flags, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(bad_cs, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(noncanon, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(far_rsp, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(low_rsp, at, 0, &pc, &sp));
+    assert_false(a->interrupt_frame(hw, UINT64_MAX - 8, 0, &pc, &sp));
 }
 
 static void test_follows_call(void **state)

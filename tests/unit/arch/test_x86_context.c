@@ -131,6 +131,7 @@ static void test_pv32_layout_and_pae(void **state)
     assert_int_equal(r.mmu.root, 0x1234567000ULL);
     /* its PDPT is a long-mode L3 under Xen's compat layer */
     assert_int_equal(r.mmu.ctl, XU_X86_32_CTL_PV_L3);
+    assert_int_equal(r.code_sel, 0xe019);
 
     pv32.user_regs.cs = 0x0073;         /* ring 3 */
     xu_x86_pv_regs(&pv32, XU_X86_WIDTH_32, &r);
