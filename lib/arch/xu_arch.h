@@ -166,6 +166,17 @@ struct xu_arch_ops {
     int (*frameless_depth)(const uint8_t *code, size_t len, size_t upto);
 
     /*
+     * A function that has made its frame record by upto (same code, len):
+     * how many words below its frame pointer the stack pointer is there,
+     * read from its prologue; -1 when it has made none or the prologue is
+     * not one whose size is known.  For a frame interrupted where the
+     * chain holds no frame pointer of it (32-bit entry code that zeroes
+     * EBP before calling C, as Mini-OS's).  NULL: not used (x86-64 keeps
+     * the interrupted RBP in the chain).
+     */
+    int (*framed_depth)(const uint8_t *code, size_t len, size_t upto);
+
+    /*
      * The same question where the return address starts in a link
      * register: has the function, by offset upto, neither made its frame
      * record nor saved or overwritten the link register (a leaf, or a

@@ -321,3 +321,27 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
     *caller_sp = slot + a->word_bytes;
     return 1;
 }
+
+bool xu_unwind_framed_fp(const struct xu_unwind_env *env, struct xu_mem *m,
+                         const struct xu_vcpu_regs *regs, uint64_t pc, uint64_t sp,
+                         uint64_t *fp)
+{
+    const struct xu_arch_ops *a = xu_mem_arch(m);
+    const uint8_t *code;
+    uint64_t start, len, at, next_fp, ra;
+    int words;
+
+    if (!env || !env->code || !env->func_start || !a->framed_depth || pc == 0 ||
+        !env->func_start(env->func_ctx, pc, &start, NULL) || pc <= start)
+        return false;
+    len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
+    code = env->code(env->code_ctx, start + len, (size_t)len);
+    if (!code || (words = a->framed_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
+        return false;
+    at = sp + (uint64_t)a->word_bytes * (unsigned int)words;
+    if (at < sp || xu_unwind_frame_record(m, regs, at, &next_fp, &ra) < 0 ||
+        !return_after_call(env, a, ra))
+        return false;
+    *fp = at;
+    return true;
+}

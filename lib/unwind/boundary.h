@@ -126,4 +126,15 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
                                       const struct xu_vcpu_regs *regs, uint64_t pc, bool exact,
                                       uint64_t sp, uint64_t *ra, uint64_t *caller_sp);
 
+/*
+ * The frame pointer of a function interrupted at pc (exact) with stack
+ * pointer sp after it made its frame record, from its prologue (the
+ * architecture's framed_depth): for entry code that left no frame pointer
+ * of it in the chain.  Taken only when the record there holds a return
+ * address after a call.  true with *fp.
+ */
+bool xu_unwind_framed_fp(const struct xu_unwind_env *env, struct xu_mem *m,
+                         const struct xu_vcpu_regs *regs, uint64_t pc, uint64_t sp,
+                         uint64_t *fp);
+
 #endif

@@ -291,6 +291,10 @@ void xu_unwind_fp(const struct xu_unwind_env *env, struct xu_mem *m,
                 break;
             lower = sp;         /* the one step that may move to another stack */
             fp = next_fp;
+            /* entry code that zeroed the frame pointer before calling C
+             * left none of the interrupted function's: its prologue says */
+            if (fp < sp && exact)
+                xu_unwind_framed_fp(env, m, regs, pc, sp, &fp);
             xu_unwind_record_place(env, a, pc, exact, false, &place);
             continue;
         }

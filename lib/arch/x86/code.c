@@ -341,23 +341,24 @@ static size_t push_reg(const struct x86_width *w, const uint8_t *b, size_t left)
 }
 
 /*
- * The words a function without a frame record has put above its return
- * address by the time it reaches offset upto: its prologue's pushes and
- * "sub $n,%rsp", read from its first instructions (endbr and register
- * moves may sit between them); the body is taken to push nothing more.
- * -1 when it makes a frame record before upto (the chain holds it), or a
- * prologue instruction is not one that leaves the count known.
+ * The words a function's prologue has pushed or reserved by offset upto,
+ * read from its first instructions (endbr and register moves may sit
+ * between them); the body is taken to push nothing more.  All of them, or
+ * with framed only those after its "mov %rsp,%rbp" (how far below its
+ * frame pointer the stack pointer is).  -1 when a prologue instruction is
+ * not one that leaves the count known, or (framed) no such mov is among
+ * them.
  */
-static int frameless_depth(const struct x86_width *w, const uint8_t *c, size_t len, size_t upto)
+static int prologue_words(const struct x86_width *w, const uint8_t *c, size_t len, size_t upto,
+                          bool framed)
 {
     size_t pos = 0, step, end = upto < len ? upto : len;
     unsigned long words = 0;
     unsigned int k;
     long bytes;
     int mov;
+    bool made = false;
 
-    if (makes_frame(w, c, end))
-        return -1;
     for (k = 0; k < PROLOGUE_MAX_INSNS && pos < end; k++, pos += step) {
         const uint8_t *b = c + pos;
         size_t left = len - pos;
@@ -366,6 +367,10 @@ static int frameless_depth(const struct x86_width *w, const uint8_t *c, size_t l
             step = 4;
         } else if ((step = push_reg(w, b, left)) != 0) {
             words++;
+        } else if (framed && is_mov_sp_fp(w, b, left)) {
+            step = w->rex ? 3 : 2;
+            made = true;
+            words = 0;
         } else if ((mov = reg_move(w, b, left)) != 0) {
             if (mov < 0)
                 return -1;
@@ -378,7 +383,19 @@ static int frameless_depth(const struct x86_width *w, const uint8_t *c, size_t l
             break;          /* the body */
         }
     }
-    return (int)words;
+    return framed && !made ? -1 : (int)words;
+}
+
+/*
+ * A function without a frame record: the words above its return address
+ * at upto.  -1 when it makes a frame record before upto (the chain holds
+ * it), or its prologue leaves the count unknown.
+ */
+static int frameless_depth(const struct x86_width *w, const uint8_t *c, size_t len, size_t upto)
+{
+    if (makes_frame(w, c, upto < len ? upto : len))
+        return -1;
+    return prologue_words(w, c, len, upto, false);
 }
 
 int xu_x86_frameless_depth(const uint8_t *c, size_t len, size_t upto)
@@ -389,4 +406,9 @@ int xu_x86_frameless_depth(const uint8_t *c, size_t len, size_t upto)
 int xu_x86_32_frameless_depth(const uint8_t *c, size_t len, size_t upto)
 {
     return frameless_depth(&width32, c, len, upto);
+}
+
+int xu_x86_32_framed_depth(const uint8_t *c, size_t len, size_t upto)
+{
+    return prologue_words(&width32, c, len, upto, true);
 }

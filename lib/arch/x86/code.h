@@ -23,5 +23,6 @@ bool xu_x86_32_interrupt_frame(const uint64_t *words, uint64_t addr, uint64_t co
                                uint64_t *pc, uint64_t *sp);
 int xu_x86_32_frameless_words(const uint8_t *code);
 int xu_x86_32_frameless_depth(const uint8_t *code, size_t len, size_t upto);
+int xu_x86_32_framed_depth(const uint8_t *code, size_t len, size_t upto);
 
 #endif

@@ -73,6 +73,7 @@ const struct xu_arch_ops xu_arch_x86_32 = {
     .frameless_words = xu_x86_32_frameless_words,
     .prologue_bytes = 512,
     .frameless_depth = xu_x86_32_frameless_depth,
+    .framed_depth = xu_x86_32_framed_depth,
     .call_window = 8,
     .follows_call = xu_x86_follows_call,
     .stack_readable = x86_32_stack_readable,

@@ -133,6 +133,25 @@ static void test_frameless_depth(void **state)
     assert_int_equal(a->frameless_depth(big, sizeof(big), 13), 1 + 0x1000 / 4);
 }
 
+/* How far below its frame pointer a framed function's stack pointer is. */
+static void test_framed_depth(void **state)
+{
+    /* push %ebp; mov %esp,%ebp; sub $0x10,%esp; body: Mini-OS x86_32 at -O0 */
+    static const uint8_t o0[] = { 0x55, 0x89, 0xe5, 0x83, 0xec, 0x10, 0x8b, 0x45, 0xf4 };
+    /* push %ebp; push %edi; mov %esp,%ebp; push %esi; push %ebx; sub $0x8,%esp */
+    static const uint8_t saved[] = { 0x55, 0x57, 0x89, 0xe5, 0x56, 0x53, 0x83, 0xec, 0x08, 0x90 };
+    /* push %ebx; sub $0x10,%esp: no frame */
+    static const uint8_t leaf[] = { 0x53, 0x83, 0xec, 0x10, 0x90 };
+
+    (void)state;
+    assert_int_equal(a->framed_depth(o0, sizeof(o0), 1), -1);      /* before the mov */
+    assert_int_equal(a->framed_depth(o0, sizeof(o0), 3), 0);
+    assert_int_equal(a->framed_depth(o0, sizeof(o0), 8), 4);
+    assert_int_equal(a->framed_depth(saved, sizeof(saved), 9), 4);
+    assert_int_equal(a->framed_depth(leaf, sizeof(leaf), 4), -1);
+    assert_null(xu_arch_x86_64.framed_depth);
+}
+
 static void test_follows_call(void **state)
 {
     static const uint8_t direct[8] = { 0x90, 0x90, 0x90, 0xe8, 1, 2, 3, 4 };
@@ -154,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_frame),
         cmocka_unit_test(test_frameless_words),
         cmocka_unit_test(test_frameless_depth),
+        cmocka_unit_test(test_framed_depth),
         cmocka_unit_test(test_follows_call),
     };
 
