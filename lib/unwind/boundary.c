@@ -182,6 +182,25 @@ bool xu_unwind_unlisted_entry(const struct xu_unwind_env *env, struct xu_mem *m,
     return true;
 }
 
+/* The start of the function holding pc (exact: the PC itself; else a
+ * return address into it), where the ELF says and its code is known. */
+static bool function_start(const struct xu_unwind_env *env, uint64_t pc, bool exact,
+                           uint64_t *start)
+{
+    return env && env->code && env->func_start && pc != 0 &&
+           env->func_start(env->func_ctx, exact ? pc : pc - 1, start, NULL) && pc >= *start;
+}
+
+/* The ELF's bytes of that function from start up to pc, at most the
+ * architecture's prologue_bytes, *len of them; NULL when there are none
+ * (pc on its first instruction) or they are not known. */
+static const uint8_t *prologue(const struct xu_unwind_env *env, const struct xu_arch_ops *a,
+                               uint64_t start, uint64_t pc, uint64_t *len)
+{
+    *len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
+    return *len ? env->code(env->code_ctx, start + *len, (size_t)*len) : NULL;
+}
+
 /*
  * A function stopped on its first instructions or on its return: its
  * frame record is not there, its return address is on the stack under
@@ -301,16 +320,13 @@ int xu_unwind_frameless_function_step(const struct xu_unwind_env *env, struct xu
     uint64_t start, slot, len;
     int words;
 
-    if (!env || !env->code || !env->func_start || (!a->frameless_depth && !a->ra_in_link) ||
-        pc == 0 || !env->func_start(env->func_ctx, exact ? pc : pc - 1, &start, NULL) || pc < start)
+    if ((!a->frameless_depth && !a->ra_in_link) || !function_start(env, pc, exact, &start))
         return 0;
     if (a->ra_in_link)
         return exact ? link_register_step(env, a, regs, start, pc, sp, ra, caller_sp) : 0;
-    len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
-    if (len == 0)
-        return 0;       /* on its first instruction: xu_unwind_exact_steps' case */
-    code = env->code(env->code_ctx, start + len, (size_t)len);
-    if (!code || (words = a->frameless_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
+    /* on its first instruction (no code before pc): xu_unwind_exact_steps' case */
+    if (!(code = prologue(env, a, start, pc, &len)) ||
+        (words = a->frameless_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
         return 0;
     slot = sp + (uint64_t)a->word_bytes * (unsigned int)words;
     if (slot < sp || xu_mem_read_word(m, slot, ra) < 0)
@@ -331,12 +347,9 @@ bool xu_unwind_framed_fp(const struct xu_unwind_env *env, struct xu_mem *m,
     uint64_t start, len, at, next_fp, ra;
     int words;
 
-    if (!env || !env->code || !env->func_start || !a->framed_depth || pc == 0 ||
-        !env->func_start(env->func_ctx, pc, &start, NULL) || pc <= start)
-        return false;
-    len = pc - start < a->prologue_bytes ? pc - start : a->prologue_bytes;
-    code = env->code(env->code_ctx, start + len, (size_t)len);
-    if (!code || (words = a->framed_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
+    if (!a->framed_depth || !function_start(env, pc, true, &start) ||
+        !(code = prologue(env, a, start, pc, &len)) ||
+        (words = a->framed_depth(code, (size_t)len, (size_t)(pc - start))) < 0)
         return false;
     at = sp + (uint64_t)a->word_bytes * (unsigned int)words;
     if (at < sp || xu_unwind_frame_record(m, regs, at, &next_fp, &ra) < 0 ||
