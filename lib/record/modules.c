@@ -104,7 +104,7 @@ void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pau
     }
     xu_symtab_chain(symtab, mods);
     xu_info(log, "modules: %u loaded module%s named from the guest's module list (%zu "
-            "function symbols; %u without symbols, named [module]; %u skipped)%s%s",
+            "function symbols; %u without symbols, named [module NAME]; %u skipped)%s%s",
             st.modules, st.modules == 1 ? "" : "s", st.symbols, st.without_symbols,
             st.skipped, st.stopped ? "; the walk stopped at " : "",
             st.stopped ? st.stopped : "");

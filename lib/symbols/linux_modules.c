@@ -14,7 +14,7 @@
 #include "symbols/xu_linux_modules.h"
 #include "target/xu_target.h"
 
-/* One name as the table will show it: "module:function" or "[module]". */
+/* One name as the table will show it: "module:function" or "[module name]". */
 #define SHOWN_MAX (XU_MODULE_NAME_LEN + XU_MODULE_SYM_NAME_MAX + 4)
 /* A name's offset into a module's strtab beyond this is garbage. */
 #define STRTAB_MAX (64u << 20)
@@ -240,16 +240,17 @@ static int fsym_cmp(const void *pa, const void *pb)
 /*
  * The table's entries for one module: each function up to its size, the
  * next function or its range's end, whichever comes first; the text no
- * function covers "[module]".
+ * function covers "[module name]" (a form no function and no pseudo frame
+ * such as "[user]" takes).
  */
 static int emit(struct reader *r, const char *mod, const struct range *text, unsigned int ntext)
 {
-    char shown[SHOWN_MAX], bare[XU_MODULE_NAME_LEN + 3];
+    char shown[SHOWN_MAX], bare[XU_MODULE_NAME_LEN + 10];
     unsigned int t;
     size_t i = 0;
     int rc;
 
-    snprintf(bare, sizeof(bare), "[%s]", mod);
+    snprintf(bare, sizeof(bare), "[module %s]", mod);
     qsort(r->fs, r->nfs, sizeof(*r->fs), fsym_cmp);
     for (t = 0; t < ntext; t++) {
         uint64_t cursor = text[t].start;

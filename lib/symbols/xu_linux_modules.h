@@ -2,7 +2,7 @@
 /*
  * xu_linux_modules.h - the kernel modules a Linux guest has loaded, read
  * from its own module list, so that a pc in a module's text is named
- * "module:function" (or "[module]" where its symbols cannot be read)
+ * "module:function" (or "[module name]" where its symbols cannot be read)
  * rather than left as hex: vmlinux's kallsyms do not cover modules.
  *
  * Where things are comes from the image's BTF and kallsyms
@@ -23,7 +23,7 @@
  * overlap no other module's; a module's symbols are at most
  * XU_MODULE_MAX_SYMS, all of them XU_MODULES_MAX_SYMS, and all the bytes
  * read for symbols and names XU_MODULES_MAX_BYTES.  What is out of bounds
- * is skipped: a module without readable symbols is "[module]" throughout.
+ * is skipped: a module without readable symbols is "[module name]" throughout.
  */
 #ifndef XU_LINUX_MODULES_H
 #define XU_LINUX_MODULES_H
@@ -69,7 +69,7 @@ int xu_linux_module_layout_open(const char *path, struct xu_linux_module_layout 
 
 struct xu_linux_modules_stats {
     unsigned int modules;                   /* in the table */
-    unsigned int without_symbols;           /* of those, named "[module]" throughout */
+    unsigned int without_symbols;           /* of those, "[module name]" throughout */
     unsigned int skipped;                   /* on the list but not usable */
     size_t symbols;                         /* function symbols kept */
     const char *stopped;                    /* static: why the walk ended early, or NULL */
@@ -78,7 +78,7 @@ struct xu_linux_modules_stats {
 /*
  * Walk the list through m (whose context must reach the kernel's data)
  * and build a table of the modules' text: each function symbol named
- * "module:function", the text no symbol covers "[module]" (machine: the
+ * "module:function", the text no symbol covers "[module name]" (machine: the
  * table's ELF machine).  0 and *out (NULL when no module was found), or
  * -ENOENT when the list head cannot be read, -ENOMEM.  st says what was
  * found.

@@ -188,12 +188,12 @@ static void test_named(void **state)
     /* a symbol of size 0 reaches the next one */
     assert_string_equal(name_at(st, TEXT + 0x3ff), "blowfish:bf_dec");
     assert_string_equal(name_at(st, TEXT + 0x40f), "blowfish:bf_setkey");
-    assert_string_equal(name_at(st, TEXT + 0x410), "[blowfish]");
-    assert_string_equal(name_at(st, TEXT + 0x10), "[blowfish]");
-    assert_string_equal(name_at(st, TEXT + 0xfff), "[blowfish]");
+    assert_string_equal(name_at(st, TEXT + 0x410), "[module blowfish]");
+    assert_string_equal(name_at(st, TEXT + 0x10), "[module blowfish]");
+    assert_string_equal(name_at(st, TEXT + 0xfff), "[module blowfish]");
     assert_string_equal(name_at(st, TEXT + 0x1000), "(none)");
-    assert_string_equal(name_at(st, TEXT + 0x10000), "[no_syms_here]");
-    assert_string_equal(name_at(st, TEXT + 0x107ff), "[no_syms_here]");
+    assert_string_equal(name_at(st, TEXT + 0x10000), "[module no_syms_here]");
+    assert_string_equal(name_at(st, TEXT + 0x107ff), "[module no_syms_here]");
 
     /* chained after the kernel's own table: both answer through it */
     assert_int_equal(xu_symtab_from_symbols(&ks, 1, EM_X86_64, &kernel), 0);
@@ -238,7 +238,7 @@ static void test_cycle(void **state)
     assert_int_equal(s.modules, 2);             /* each text once: the rest overlap */
     assert_int_equal(s.skipped, XU_MODULES_MAX - 2);
     assert_non_null(s.stopped);
-    assert_string_equal(name_at(st, TEXT + 0x10010), "[b]");
+    assert_string_equal(name_at(st, TEXT + 0x10010), "[module b]");
     xu_symtab_free(st);
 }
 
