@@ -304,6 +304,50 @@ static void test_long_symbol(void **state)
     xu_symtab_free(st);
 }
 
+/* ---- seeds for tests/fuzz/fuzz_modules ---- */
+
+/* The harness's input: its header (the layout), then the region at HEAD. */
+static void write_seed(struct fixture *f, const char *dir, const char *name)
+{
+    const uint16_t hdr[12] = { 0, 8, 24, 56, 0x100, 0x110, 0x108, 0x118, 0x120, 0, 8, 16 };
+    const uint8_t widths[4] = { 0, 0, 0, 0 };   /* 4-byte sizes and count */
+    static uint8_t region[0x10000];
+    char path[512];
+    FILE *fp;
+
+    xu_mem_begin(f->m);
+    xu_mem_set_context(f->m, &f->r);
+    assert_int_equal(xu_mem_read(f->m, HEAD, region, sizeof(region)), 0);
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(hdr, sizeof(hdr), 1, fp), 1);
+    assert_int_equal(fwrite(widths, sizeof(widths), 1, fp), 1);
+    /* the modules end at MODS + 0x2000: the rest of the region is zeros */
+    assert_int_equal(fwrite(region, 0x3000, 1, fp), 1);
+    fclose(fp);
+}
+
+static void test_write_corpus(void **state)
+{
+    static const struct tsym syms[] = {
+        { "bf_enc", 0x100, 0x80, STT_FUNC }, { "bf_dec", 0x180, 0, STT_FUNC },
+        { "bf_setkey", 0x400, 0x10, STT_FUNC },
+    };
+    struct fixture *f = *state;
+    const char *dir = getenv("XU_MODULES_CORPUS");
+
+    if (!dir)
+        skip();
+    put_module(f, 0, "blowfish", 0x1000);
+    put_kallsyms(f, 0, syms, 3);
+    put_module(f, 1, "nosyms", 0x800);
+    link_all(f, 2);
+    write_seed(f, dir, "two_modules");
+    put64(f, mod_at(1) + 8, mod_at(0) + 8);
+    write_seed(f, dir, "cycle");
+}
+
 /* ---- the lab's Debian kernel ---- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -384,6 +428,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_symbol, setup, teardown),
         cmocka_unit_test(test_debian_kernel),
+        cmocka_unit_test_setup_teardown(test_write_corpus, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
