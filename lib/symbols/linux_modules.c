@@ -251,7 +251,8 @@ static int emit(struct reader *r, const char *mod, const struct range *text, uns
     int rc;
 
     snprintf(bare, sizeof(bare), "[module %s]", mod);
-    qsort(r->fs, r->nfs, sizeof(*r->fs), fsym_cmp);
+    if (r->nfs)     /* r->fs is NULL until a module has a symbol */
+        qsort(r->fs, r->nfs, sizeof(*r->fs), fsym_cmp);
     for (t = 0; t < ntext; t++) {
         uint64_t cursor = text[t].start;
 

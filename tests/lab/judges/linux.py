@@ -32,7 +32,7 @@ What is judged is what xen-uniprof can do today:
     each within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples, charged
     as perf charges them (charged_body: interrupt handling to what it interrupted);
   * kernel modules (check_modules): where the guest ran its module work on CPU 0 (its
-    READY line's modules=tcrypt:PID), samples whose pc is in a module's text are named
+    READY line's modules=zram:PID), samples whose pc is in a module's text are named
     "module:function" from the guest's module list: at least one, none "[module NAME]"
     and no frame in the module area left as hex; the chains through module code are
     counted apart from the kernel-chain check (a module's ORC tables are not read, so a
@@ -673,7 +673,7 @@ def judge_profile(d, sid, m):
     return finish(r, reasons)
 
 
-# Kernel modules (tests/guests/linux/init's module work on CPU 0): a pc in a module's text
+# Kernel modules (tests/guests/linux/init's module work on CPU 0: writes to a zram disk): a pc in a module's text
 # is named "module:function" from the guest's own module list (lib/symbols/linux_modules.c),
 # "[module NAME]" where that module's symbols could not be read.
 MODULE_FN_RE = re.compile(r"^([\w-]+):([\w.$]+)$")
