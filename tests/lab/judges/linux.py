@@ -673,9 +673,10 @@ def judge_profile(d, sid, m):
     return finish(r, reasons)
 
 
-# Kernel modules (tests/guests/linux/init's module work on CPU 0: writes to a zram disk): a pc in a module's text
-# is named "module:function" from the guest's own module list (lib/symbols/linux_modules.c),
-# "[module NAME]" where that module's symbols could not be read.
+# Kernel modules (tests/guests/linux/init's module work on CPU 0: writes to a zram disk): a
+# pc in a module's text is named "module:function" from the guest's own module list
+# (lib/symbols/linux_modules.c), "[module NAME]" where that module's symbols could not be
+# read.
 MODULE_FN_RE = re.compile(r"^([\w-]+):([\w.$]+)$")
 MODULE_BARE_RE = re.compile(r"^\[module ([\w-]+)\]$")
 # x86-64's module area: MODULES_VADDR (0xffffffffa0000000, or 0xffffffffc0000000 with
