@@ -22,6 +22,7 @@
 #include "symbols/xu_elf_code.h"
 #include "symbols/xu_elf_find.h"
 #include "symbols/xu_kaslr.h"
+#include "symbols/xu_linux_modules.h"
 #include "symbols/xu_symbols.h"
 #include "symbols/xu_vouch.h"
 #include "target/xu_pause.h"
@@ -215,6 +216,8 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     const char **roots = NULL;
     struct xu_linux_task_layout task_layout;
     struct xu_tasks *tasks = NULL;
+    struct xu_linux_module_layout module_layout;
+    bool modules = false;           /* read the guest's module list */
     char *out_path = NULL, top[128];
     const char *label;
     enum xu_record_result ec;
@@ -341,6 +344,10 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         cfg.task_layout = &task_layout;
         cfg.tasks = tasks;
     }
+    modules = xu_record_module_layout(&elf, arch, slide, &module_layout, log);
+    if (modules && job->live)
+        xu_record_read_modules(&target, mem, pause, info.max_vcpu_id + 1, &module_layout,
+                               elf.symtab, log);
 
     cfg.frequency_hz = job->frequency;
     cfg.frequency_now = env->frequency_now;
@@ -425,6 +432,11 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         if (xu_pause_stuck(pause))
             ec = XU_RECORD_FAILURE;     /* said where it failed, with the fix */
     }
+
+    if (modules && !job->live && rc >= 0 && st.reason != XU_STOP_DOMAIN_GONE &&
+        st.reason != XU_STOP_DOMAIN_SHUTDOWN && !xu_pause_stuck(pause))
+        xu_record_read_modules(&target, mem, pause, info.max_vcpu_id + 1, &module_layout,
+                               elf.symtab, log);
 
     /* The guest runs on its own again: release everything Xen-side. */
     xu_pause_free(pause);

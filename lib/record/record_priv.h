@@ -8,8 +8,11 @@
 #include "unwind/xu_unwind.h"
 
 struct xu_elf_code;
+struct xu_linux_module_layout;
 struct xu_mem;
 struct xu_pause;
+struct xu_symtab;
+struct xu_target;
 
 /* The format (-f, the output's extension, else svg) and the path (-o, else
  * "<domain_label><extension>", malloc'd into *path). */
@@ -56,6 +59,25 @@ bool xu_record_check_elf(const struct xu_elf_choice *elf, struct xu_target *t, s
 /* Move symbols, code and the unwinder's tables by a confirmed slide. */
 int xu_record_relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void *unwind_table,
                        int64_t slide, struct xu_log *log);
+
+/*
+ * Kernel modules (xu_linux_modules.h), for an x86-64 Linux kernel whose
+ * image gives the layout: xu_record_module_layout() reads it from the
+ * image (at the kernel's slide) before sampling, false when there is none
+ * (said at info level for a Linux kernel without what it takes);
+ * xu_record_read_modules() reads the guest's module list once, through the
+ * page tables of one of its nvcpus vCPUs, and chains the modules' table
+ * after symtab, so that every lookup of symtab names module code.  Run
+ * outside the sampler's pauses (after sampling for a recording: modules
+ * loaded during it are named; before it for the live view, which names
+ * frames as it goes).  Failures are one info line: samples in modules then
+ * stay hex.
+ */
+bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+                             int64_t slide, struct xu_linux_module_layout *l, struct xu_log *log);
+void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
+                            unsigned int nvcpus, const struct xu_linux_module_layout *l,
+                            struct xu_symtab *symtab, struct xu_log *log);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the
  * backend or the directory logged why). */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * linux_task_open.c - a Linux kernel file's task layout (xu_btf.h): its
- * .BTF and the kallsyms tables in its .rodata, read from the file mapped
- * read-only for as long as it takes.
+ * linux_task_open.c - a Linux kernel file's task layout (xu_btf.h) and
+ * module layout (xu_linux_modules.h): its .BTF and the kallsyms tables in
+ * its .rodata, read from the file mapped read-only for as long as it takes.
  */
 #include "config.h"
 
@@ -17,6 +17,7 @@
 
 #include "symbols/xu_btf.h"
 #include "symbols/xu_elf_section.h"
+#include "symbols/xu_linux_modules.h"
 #include "util/xu_log.h"
 
 /* The kallsyms tables in the image's .rodata; -ENODATA when there are none. */
@@ -38,8 +39,11 @@ out:
     return rc;
 }
 
-int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out, char *err,
-                              size_t err_size)
+/* What a layout takes from the file's BTF and kallsyms. */
+typedef int (*layout_fn)(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
+                         char *err, size_t err_size);
+
+static int open_layout(const char *path, layout_fn fn, void *out, char *err, size_t err_size)
 {
     struct xu_btf *btf = NULL;
     struct xu_kallsyms k;
@@ -49,7 +53,6 @@ int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out
     size_t size = 0;
     int fd = -1, rc;
 
-    memset(out, 0, sizeof(*out));
     elf_version(EV_CURRENT);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &sb) < 0 || sb.st_size <= 0) {
@@ -71,7 +74,7 @@ int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out
     if (rc < 0)
         goto out;
     have_k = true;
-    rc = xu_linux_task_layout(btf, &k, out, err, err_size);
+    rc = fn(btf, &k, out, err, err_size);
 out:
     if (have_k)
         xu_kallsyms_dispose(&k);
@@ -81,4 +84,30 @@ out:
     if (fd >= 0)
         close(fd);
     return rc;
+}
+
+static int task_layout(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
+                       char *err, size_t err_size)
+{
+    return xu_linux_task_layout(b, k, out, err, err_size);
+}
+
+int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out, char *err,
+                              size_t err_size)
+{
+    memset(out, 0, sizeof(*out));
+    return open_layout(path, task_layout, out, err, err_size);
+}
+
+static int module_layout(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
+                         char *err, size_t err_size)
+{
+    return xu_linux_module_layout(b, k, out, err, err_size);
+}
+
+int xu_linux_module_layout_open(const char *path, struct xu_linux_module_layout *out,
+                                char *err, size_t err_size)
+{
+    memset(out, 0, sizeof(*out));
+    return open_layout(path, module_layout, out, err, err_size);
 }

@@ -71,6 +71,7 @@ struct xu_symtab {
     const char *origin;         /* NULL: .symtab/.dynsym; else a source's name */
     size_t build_id_len;
     uint8_t build_id[BUILD_ID_MAX];
+    struct xu_symtab *next;     /* asked where this one has no symbol; owned */
 };
 
 /* A symbol while the table is being built. */
@@ -753,6 +754,7 @@ void xu_symtab_free(struct xu_symtab *st)
     free(st->cover);
     free(st->first);
     free(st->pool);
+    xu_symtab_free(st->next);
     free(st);
 }
 
@@ -785,7 +787,7 @@ int xu_symtab_relocate(struct xu_symtab *st, int64_t slide)
     return 0;
 }
 
-const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr)
+static const struct xu_symbol *lookup_one(const struct xu_symtab *st, uint64_t addr)
 {
     size_t lo = 0, hi = st->n, i;
     uint64_t b;
@@ -817,6 +819,63 @@ const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t ad
     if (contains(&st->syms[st->cover[i]], addr))
         return &st->syms[st->cover[i]];
     return NULL;
+}
+
+const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr)
+{
+    const struct xu_symbol *sym = lookup_one(st, addr);
+
+    return sym || !st->next ? sym : lookup_one(st->next, addr);
+}
+
+void xu_symtab_chain(struct xu_symtab *st, struct xu_symtab *next)
+{
+    xu_symtab_free(st->next);
+    st->next = next;
+}
+
+int xu_symtab_from_symbols(const struct xu_symbol *syms, size_t n, unsigned int machine,
+                           struct xu_symtab **out)
+{
+    struct xu_symtab_sink b = { .path = "" };
+    struct xu_symtab *st = calloc(1, sizeof(*st));
+    size_t i;
+    int rc = -ENOMEM;
+
+    *out = NULL;
+    if (!st)
+        goto out;
+    st->machine = machine;
+    st->origin = "guest";
+    for (i = 0; i < n; i++) {
+        struct cand c = { .start = syms[i].start, .size = syms[i].size, .type = STT_FUNC,
+                          .bind = STB_GLOBAL };
+
+        if (syms[i].size == 0)
+            continue;       /* an explicit table says how far each symbol reaches */
+        rc = pool_add(&b, syms[i].name, &c.name_off);
+        if (rc == 0)
+            rc = cand_add(&b, &c);
+        if (rc < 0)
+            goto out;
+    }
+    rc = build_table(&b, st);
+    if (rc < 0)
+        goto out;
+    st->pool = b.pool;
+    b.pool = NULL;
+    *out = st;
+    st = NULL;
+out:
+    if (st) {
+        free(st->syms);
+        free(st->cover);
+        free(st->first);
+        free(st);
+    }
+    free(b.cands);
+    free(b.pool);
+    return rc;
 }
 
 const struct xu_symbol *xu_symtab_next_function(const struct xu_symtab *st, uint64_t addr)

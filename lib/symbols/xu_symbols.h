@@ -69,8 +69,26 @@ const char *xu_symtab_origin(const struct xu_symtab *st);
  */
 int xu_symtab_relocate(struct xu_symtab *st, int64_t slide);
 
+/*
+ * A table of the given symbols (names copied; a symbol of size 0 is
+ * dropped, for such a table says where each ends), for what is read from
+ * a guest rather than from a file (its kernel modules: xu_linux_modules.h).
+ * Its origin is "guest".  0, or -ENOMEM, -E2BIG.
+ */
+int xu_symtab_from_symbols(const struct xu_symbol *syms, size_t n, unsigned int machine,
+                           struct xu_symtab **out);
+/*
+ * Make next (which st then owns, and frees; NULL: none) the table
+ * xu_symtab_lookup() asks for an address st has no symbol for: a kernel's
+ * modules after the kernel's own symbols, so that every reader of st
+ * (symbolisers, the live view, stack) names module code.  Only the lookup
+ * follows it; a table chained after xu_symtab_relocate() is not moved.
+ */
+void xu_symtab_chain(struct xu_symtab *st, struct xu_symtab *next);
+
 size_t xu_symtab_count(const struct xu_symtab *st);
-/* The symbol containing addr, or NULL.  O(log n). */
+/* The symbol containing addr (in st, else in the table chained after it),
+ * or NULL.  O(log n). */
 const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t addr);
 /* The first function symbol (not a label) starting above addr, or NULL. */
 const struct xu_symbol *xu_symtab_next_function(const struct xu_symtab *st, uint64_t addr);

@@ -32,6 +32,12 @@ What is judged is what xen-uniprof can do today:
     as perf charges them (charged_body: interrupt handling to what it interrupted); the
     functions where perf's samples land when interrupts come back on (PERF_IRQ_ON_RE) are
     reported, not compared;
+  * kernel modules (check_modules): where the guest ran its module work on CPU 0 (its
+    READY line's modules=zram:PID), samples whose pc is in a module's text are named
+    "module:function" from the guest's module list: at least one, none "[module NAME]"
+    and no frame in the module area left as hex; the chains through module code are
+    counted apart from the kernel-chain check (a module's ORC tables are not read, so a
+    walk ends in the module);
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
 linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack).
@@ -727,7 +733,8 @@ def judge_profile(d, sid, m):
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
          "pct_of_kernel": round(pct(v, kernel), 2)}
         for k, v in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KERNEL]]
-    chains = kernel_chains(stacks)
+    check_modules(stacks, ready, r, reasons)
+    chains = kernel_chains(without_module_chains(stacks))
     chains["min_whole_pct"] = MIN_WHOLE_KERNEL_PCT
     r["kernel_chains"] = chains
     if chains["whole_pct"] is not None and chains["whole_pct"] < MIN_WHOLE_KERNEL_PCT:
@@ -745,11 +752,76 @@ def judge_profile(d, sid, m):
     return finish(r, reasons)
 
 
+# Kernel modules (tests/guests/linux/init's module work on CPU 0: writes to a zram disk): a
+# pc in a module's text is named "module:function" from the guest's own module list
+# (lib/symbols/linux_modules.c), "[module NAME]" where that module's symbols could not be
+# read.
+MODULE_FN_RE = re.compile(r"^([\w-]+):([\w.$]+)$")
+MODULE_BARE_RE = re.compile(r"^\[module ([\w-]+)\]$")
+# x86-64's module area: MODULES_VADDR (0xffffffffa0000000, or 0xffffffffc0000000 with
+# KASLR's 1 GiB kernel image) to MODULES_END
+MODULE_AREA = (0xFFFFFFFFA0000000, 0xFFFFFFFFFF000000)
+READY_MODULES_RE = re.compile(r" modules=(\S+)")
+
+
+def is_module_frame(f):
+    return bool(MODULE_FN_RE.match(f) or MODULE_BARE_RE.match(f))
+
+
+def without_module_chains(stacks):
+    """The stacks with no frame in module code: a walk cannot go on through a module
+    (xen-uniprof reads the kernel's ORC tables, not the modules'), so a chain through one
+    ends there; the kernel-chain check is about the kernel's own chains."""
+    return [(f, n) for f, n in stacks if not any(is_module_frame(x) for x in body_of(f))]
+
+
+def check_modules(stacks, ready, r, reasons):
+    """Samples in module text: named module:function (at least one where the guest ran
+    its module work), none "[module NAME]", no frame in the module area left as hex."""
+    c = {"named_leaf_samples": 0, "bare_leaf_samples": 0, "hex_in_module_area": 0,
+         "chains_through_module": 0}
+    fns, mods = {}, {}
+    for frames, n in stacks:
+        body = body_of(frames)
+        if any(is_module_frame(f) for f in body):
+            c["chains_through_module"] += n
+        for f in body:
+            h = HEX_RE.match(f)
+            if h and MODULE_AREA[0] <= int(h.group(1), 16) < MODULE_AREA[1]:
+                c["hex_in_module_area"] += n
+        if not body:
+            continue
+        fm, bm = MODULE_FN_RE.match(body[-1]), MODULE_BARE_RE.match(body[-1])
+        if fm:
+            c["named_leaf_samples"] += n
+            fns[body[-1]] = fns.get(body[-1], 0) + n
+            mods[fm.group(1)] = mods.get(fm.group(1), 0) + n
+        elif bm:
+            c["bare_leaf_samples"] += n
+            mods[bm.group(1)] = mods.get(bm.group(1), 0) + n
+    m = READY_MODULES_RE.search(ready)
+    c["guest_work"] = m.group(1) if m else None
+    c["by_module"] = dict(sorted(mods.items(), key=lambda kv: -kv[1]))
+    c["top_functions"] = dict(sorted(fns.items(), key=lambda kv: -kv[1])[:8])
+    r["modules"] = c
+    if not m or m.group(1) == "none":
+        return                          # no module work in this guest: reported only
+    if not c["named_leaf_samples"]:
+        reasons.append("the guest ran module work (%s) but no sample's pc is named "
+                       "module:function" % m.group(1))
+    if c["bare_leaf_samples"]:
+        reasons.append("%d samples in module text named only [module NAME] (its symbols "
+                       "were not read)" % c["bare_leaf_samples"])
+    if c["hex_in_module_area"]:
+        reasons.append("%d frames in the module area left as hex" % c["hex_in_module_area"])
+
+
 def judge_stack(d, sid, m):
     """`xen-uniprof stack GUEST --format json` of the running guest: every online vCPU's
     frames in the kernel half named from the image (at the slide the HVM guest's kernel
     runs, which stack must have found and confirmed itself: its document's "slide"),
-    each kernel-mode walk complete, the guest running afterwards."""
+    each kernel-mode walk complete (but one that ends in a module, whose ORC tables are
+    not read), the guest running afterwards."""
     gtype = m.group(1)
     guest = "linux-" + gtype
     r, reasons, rc = begin(d, sid, guest=guest, guest_type=gtype, tool="xen-uniprof")
@@ -781,7 +853,8 @@ def judge_stack(d, sid, m):
         if unnamed:
             reasons.append("vCPU %s: kernel frames without a name: %s"
                            % (v.get("vcpu"), ", ".join(unnamed[:4])))
-        if v.get("mode") == "kernel" and not v.get("complete"):
+        if v.get("mode") == "kernel" and not v.get("complete") and \
+                not (e["frames"] and is_module_frame(e["frames"][-1])):
             reasons.append("vCPU %s: the kernel-mode walk ended %s (%s)"
                            % (v.get("vcpu"), v.get("end"), ";".join(e["frames"][:6])))
     check_guest_after(d, sid, guest, r, reasons)

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * modules.c - a Linux guest's loaded modules, named in the ELF's symbol
+ * table (xu_linux_modules.h): the layout from the image before sampling,
+ * the list read once, with the guest running (see record_priv.h).
+ */
+#include "config.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "record/record_priv.h"
+#include "mem/xu_mem.h"
+#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_symbols.h"
+#include "target/xu_pause.h"
+
+#define KPTI_USER_PGD (1ULL << 12)
+
+bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+                             int64_t slide, struct xu_linux_module_layout *l, struct xu_log *log)
+{
+    char err[160];
+    int rc;
+
+    if (!elf->path || !elf->symtab || !arch || arch->elf_machine != EM_X86_64)
+        return false;
+    rc = xu_linux_module_layout_open(elf->path, l, err, sizeof(err));
+    if (rc < 0) {
+        if (rc == -ENOENT)
+            xu_info(log, "kernel modules are not named: %s", err);
+        else
+            xu_debug(log, "no Linux module layout in %s: %s", xu_elf_choice_name(elf), err);
+        return false;
+    }
+    l->modules += (uint64_t)slide;
+    return true;
+}
+
+/* An online vCPU's registers, one in kernel mode if there is one (a PV
+ * vCPU's user tables do not map the kernel), read in one short pause of
+ * their own: only the page tables' root is wanted, which stays valid
+ * after the pause. */
+static bool kernel_context(struct xu_target *t, struct xu_pause *pause, unsigned int nvcpus,
+                           struct xu_vcpu_regs *out)
+{
+    struct xu_vcpu_regs regs;
+    bool have = false;
+    unsigned int v;
+
+    if (xu_pause_take(pause) < 0)
+        return false;
+    for (v = 0; v < nvcpus && v < XU_MAX_VCPUS; v++) {
+        if (xu_target_vcpu_regs(t, v, &regs) < 0 || !regs.online)
+            continue;
+        if (!have || (regs.kernel_mode && !out->kernel_mode)) {
+            *out = regs;
+            have = true;
+        }
+        if (out->kernel_mode)
+            break;
+    }
+    if (xu_pause_release(pause) < 0)
+        return false;
+    return have;
+}
+
+void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
+                            unsigned int nvcpus, const struct xu_linux_module_layout *l,
+                            struct xu_symtab *symtab, struct xu_log *log)
+{
+    struct xu_linux_modules_stats st;
+    struct xu_symtab *mods = NULL;
+    struct xu_vcpu_regs regs;
+    int rc;
+
+    if (!kernel_context(t, pause, nvcpus, &regs)) {
+        xu_info(log, "kernel modules are not named: no vCPU's page tables to read them through");
+        return;
+    }
+    /*
+     * Read with the guest running: hundreds of reads (every module's
+     * symbols) would stretch a pause the guest would feel, and a module
+     * that comes or goes meanwhile costs at worst its own names (every
+     * read is bounded: xu_linux_modules.h).
+     */
+    xu_mem_begin(m);
+    xu_mem_set_context(m, &regs);
+    rc = xu_linux_modules_read(m, l, xu_symtab_machine(symtab), &mods, &st);
+    if (rc == -ENOENT && !regs.kernel_mode && !regs.mmu.root_hi &&
+        (regs.mmu.root & KPTI_USER_PGD)) {
+        /* user mode under page-table isolation: the kernel's half of the pair */
+        regs.mmu.root &= ~KPTI_USER_PGD;
+        xu_mem_begin(m);
+        xu_mem_set_context(m, &regs);
+        rc = xu_linux_modules_read(m, l, xu_symtab_machine(symtab), &mods, &st);
+    }
+    if (rc < 0) {
+        xu_info(log, "kernel modules are not named: the module list at %#" PRIx64 " cannot "
+                "be read (%s)", l->modules, strerror(-rc));
+        return;
+    }
+    xu_symtab_chain(symtab, mods);
+    xu_info(log, "modules: %u loaded module%s named from the guest's module list (%zu "
+            "function symbols; %u without symbols, named [module NAME]; %u skipped)%s%s",
+            st.modules, st.modules == 1 ? "" : "s", st.symbols, st.without_symbols,
+            st.skipped, st.stopped ? "; the walk stopped at " : "",
+            st.stopped ? st.stopped : "");
+}
