@@ -306,10 +306,8 @@ def perf_user_pct(p):
 
 def perf_reference(p, r, reasons):
     """Whether perf's report p (guest_perf) is a reference: pending when the guest had no
-    perf, a failure when it said nothing about the window or took too few samples.  Says
-    why once, for both checks that use it."""
-    if "perf_reference" in r:
-        return r["perf_reference"]
+    perf, a failure when it said nothing about the window or took too few samples.  Asked
+    once, for both checks that use it (check_user_share, check_perf)."""
     ok = False
     if p == "none":
         r["pending"].append(PENDING_PERF)
@@ -322,7 +320,6 @@ def perf_reference(p, r, reasons):
     else:
         r["perf"] = p
         ok = True
-    r["perf_reference"] = ok
     return ok
 
 
@@ -330,8 +327,8 @@ def check_perf(p, names, running, r, reasons):
     """The top TOP_PERF kernel functions by perf's self share inside the guest, each
     within PERF_TOLERANCE_PP of xen-uniprof's share of the running samples whose pc is in
     it, but for those where perf's samples land when interrupts come back on
-    (PERF_IRQ_ON_RE: reported beside)."""
-    if not perf_reference(p, r, reasons):
+    (PERF_IRQ_ON_RE: reported beside).  p: perf's report, None when it is no reference."""
+    if p is None:
         return
     if not p["kernel"]:
         reasons.append("perf inside the guest reported no kernel function (%s)"
@@ -559,7 +556,7 @@ def check_user_share(truth, perf, counts, r, reasons):
         ut = sum(g["utime"] for g in truth["tasks"].values())
         st = sum(g["stime"] for g in truth["tasks"].values())
         u["guest_tasks_utime_pct"] = round(pct(ut, ut + st), 2) if ut + st else None
-    if not perf_reference(perf, r, reasons):
+    if perf is None:
         return
     u["perf_pct"] = perf_user_pct(perf)
     if u["perf_pct"] is None or u["charged_pct"] is None:
@@ -727,7 +724,8 @@ def judge_profile(d, sid, m):
     c_user, c_kernel, c_names = charged_shares(work)
     truth = guest_truth(d, sid, guest, r, reasons)
     r["pending"] = list(PENDING)
-    perf = guest_perf(d, sid, guest)
+    perf_report = guest_perf(d, sid, guest)
+    perf = perf_report if perf_reference(perf_report, r, reasons) else None
     check_user_share(truth, perf, (user, kernel, c_user, c_kernel), r, reasons)
     r["top_kernel_self_pct"] = [
         {"function": k, "pct_of_running": round(pct(v, user + kernel), 2),
@@ -742,13 +740,12 @@ def judge_profile(d, sid, m):
                        "others end at %s)" % (chains["whole_pct"], MIN_WHOLE_KERNEL_PCT,
                                              ", ".join("%s x%d" % kv for kv in
                                                        list(chains["other_roots"].items())[:4])))
-    check_tasks(work, truth, perf, r, reasons)
+    check_tasks(work, truth, perf_report, r, reasons)
     if work is not stacks:
         unnamed_tasks = sum(n for f, n in stacks if task_of(f) is None)
         if unnamed_tasks:
             reasons.append("%d samples of the other vCPUs name no task" % unnamed_tasks)
     check_perf(perf, c_names, c_user + c_kernel, r, reasons)
-    r.pop("perf_reference", None)
     return finish(r, reasons)
 
 
