@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * modules.c - a Linux guest's loaded modules, named in the ELF's symbol
- * table (xu_linux_modules.h): the layout from the image before sampling,
+ * table (xu_linux_modules.h): the layout from the image before sampling
+ * (read with the task layout, xu_linux_image.h),
  * the list read once, with the guest running (see record_priv.h).
  */
 #include "config.h"
@@ -9,32 +10,44 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "record/record_priv.h"
 #include "mem/xu_mem.h"
-#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_linux_image.h"
 #include "symbols/xu_symbols.h"
 #include "target/xu_pause.h"
 
 #define KPTI_USER_PGD (1ULL << 12)
 
-bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+void xu_record_linux_image(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+                           struct xu_linux_image *out)
+{
+    if (elf->path && arch && arch->elf_machine == EM_X86_64) {
+        xu_linux_image_open(elf->path, out);
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    out->task_rc = out->modules_rc = -ENOTSUP;
+    snprintf(out->task_err, sizeof(out->task_err), "not an x86-64 kernel file");
+    snprintf(out->modules_err, sizeof(out->modules_err), "not an x86-64 kernel file");
+}
+
+bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_linux_image *img,
                              int64_t slide, struct xu_linux_module_layout *l, struct xu_log *log)
 {
-    char err[160];
-    int rc;
-
-    if (!elf->path || !elf->symtab || !arch || arch->elf_machine != EM_X86_64)
+    if (!elf->symtab || img->modules_rc == -ENOTSUP)
         return false;
-    rc = xu_linux_module_layout_open(elf->path, l, err, sizeof(err));
-    if (rc < 0) {
-        if (rc == -ENOENT)
-            xu_info(log, "kernel modules are not named: %s", err);
+    if (img->modules_rc < 0) {
+        if (img->modules_rc == -ENOENT)
+            xu_info(log, "kernel modules are not named: %s", img->modules_err);
         else
-            xu_debug(log, "no Linux module layout in %s: %s", xu_elf_choice_name(elf), err);
+            xu_debug(log, "no Linux module layout in %s: %s", xu_elf_choice_name(elf),
+                     img->modules_err);
         return false;
     }
+    *l = img->modules;
     l->modules += (uint64_t)slide;
     return true;
 }

@@ -22,7 +22,7 @@
 #include "symbols/xu_elf_code.h"
 #include "symbols/xu_elf_find.h"
 #include "symbols/xu_kaslr.h"
-#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_linux_image.h"
 #include "symbols/xu_symbols.h"
 #include "symbols/xu_vouch.h"
 #include "target/xu_pause.h"
@@ -56,29 +56,28 @@ static enum xu_record_result find_domain(const struct xu_record_config *job,
 
 /*
  * Does every sample name its task?  For an x86-64 Linux kernel whose image
- * gives the layout (its BTF and kallsyms): by default, as a Linux admin
+ * gives the layout (its BTF and kallsyms, img): by default, as a Linux admin
  * asks "which process" first; --no-tasks keeps the plain stacks (in the
  * live view too, which names the frames with the table).  Returns
- * the table (the layout in *l), or NULL: no tasks, said at debug level
+ * the table (the layout in img), or NULL: no tasks, said at debug level
  * for a kernel that is not Linux, at info level for a Linux one without
  * what it takes.
  */
 static struct xu_tasks *tasks_for(const struct xu_record_config *job,
-                                  const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
-                                  struct xu_linux_task_layout *l, struct xu_log *log)
+                                  const struct xu_elf_choice *elf,
+                                  const struct xu_linux_image *img, struct xu_log *log)
 {
+    const struct xu_linux_task_layout *l = &img->task;
     struct xu_tasks *t;
-    char err[160];
-    int rc;
 
-    if (job->no_tasks || !elf->path || !arch || arch->elf_machine != EM_X86_64)
+    if (job->no_tasks || img->task_rc == -ENOTSUP)
         return NULL;
-    rc = xu_linux_task_layout_open(elf->path, l, err, sizeof(err));
-    if (rc < 0) {
-        if (rc == -ENOENT)
-            xu_info(log, "samples do not name their task: %s", err);
+    if (img->task_rc < 0) {
+        if (img->task_rc == -ENOENT)
+            xu_info(log, "samples do not name their task: %s", img->task_err);
         else
-            xu_debug(log, "no Linux task layout in %s: %s", xu_elf_choice_name(elf), err);
+            xu_debug(log, "no Linux task layout in %s: %s", xu_elf_choice_name(elf),
+                     img->task_err);
         return NULL;
     }
     t = malloc(sizeof(*t));
@@ -214,7 +213,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     struct xu_elf_code *code = NULL;
     const struct xu_arch_ops *arch = NULL;
     const char **roots = NULL;
-    struct xu_linux_task_layout task_layout;
+    struct xu_linux_image linux_image;
     struct xu_tasks *tasks = NULL;
     struct xu_linux_module_layout module_layout;
     bool modules = false;           /* read the guest's module list */
@@ -339,12 +338,13 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     xu_unwind_env_from_elf(elf.symtab, code, arch, &unwind_env);
     xu_record_apply_unwind_table(unwind_table, &unwind_env);
     cfg.unwinder_ctx = &unwind_env;
-    tasks = tasks_for(job, &elf, arch, &task_layout, log);
+    xu_record_linux_image(&elf, arch, &linux_image);
+    tasks = tasks_for(job, &elf, &linux_image, log);
     if (tasks) {
-        cfg.task_layout = &task_layout;
+        cfg.task_layout = &linux_image.task;
         cfg.tasks = tasks;
     }
-    modules = xu_record_module_layout(&elf, arch, slide, &module_layout, log);
+    modules = xu_record_module_layout(&elf, &linux_image, slide, &module_layout, log);
     if (modules && job->live)
         xu_record_read_modules(&target, mem, pause, info.max_vcpu_id + 1, &module_layout,
                                elf.symtab, log);

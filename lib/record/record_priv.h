@@ -8,6 +8,7 @@
 #include "unwind/xu_unwind.h"
 
 struct xu_elf_code;
+struct xu_linux_image;
 struct xu_linux_module_layout;
 struct xu_mem;
 struct xu_pause;
@@ -61,9 +62,16 @@ int xu_record_relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void
                        int64_t slide, struct xu_log *log);
 
 /*
+ * A Linux kernel image's task and module layouts (xu_linux_image.h), read once;
+ * -ENOTSUP in both rcs for a guest that is not x86-64 or an ELF without a path.
+ */
+void xu_record_linux_image(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+                           struct xu_linux_image *out);
+
+/*
  * Kernel modules (xu_linux_modules.h), for an x86-64 Linux kernel whose
- * image gives the layout: xu_record_module_layout() reads it from the
- * image (at the kernel's slide) before sampling, false when there is none
+ * image gives the layout: xu_record_module_layout() takes it from img
+ * (at the kernel's slide) before sampling, false when there is none
  * (said at info level for a Linux kernel without what it takes);
  * xu_record_read_modules() reads the guest's module list once, through the
  * page tables of one of its nvcpus vCPUs, and chains the modules' table
@@ -73,7 +81,7 @@ int xu_record_relocate(struct xu_elf_choice *elf, struct xu_elf_code *code, void
  * frames as it goes).  Failures are one info line: samples in modules then
  * stay hex.
  */
-bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
+bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_linux_image *img,
                              int64_t slide, struct xu_linux_module_layout *l, struct xu_log *log);
 void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
                             unsigned int nvcpus, const struct xu_linux_module_layout *l,

@@ -16,7 +16,7 @@
 #include "record/stack_priv.h"
 #include "mem/xu_mem.h"
 #include "symbols/xu_elf_code.h"
-#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_linux_image.h"
 #include "symbols/xu_vouch.h"
 #include "target/xu_pause.h"
 #if defined(HAVE_BACKEND_XENCALL) || defined(HAVE_BACKEND_XC)
@@ -185,6 +185,7 @@ static enum xu_record_result prepare(struct run *r)
 {
     struct xu_record_config rec;
     struct xu_linux_module_layout modules;
+    struct xu_linux_image image;
     enum xu_record_result ec;
     unsigned int depth = r->job->max_depth;
     int rc;
@@ -219,7 +220,8 @@ static enum xu_record_result prepare(struct run *r)
     if (ec != XU_RECORD_OK)
         return ec;
     /* once, before the snapshots and outside their pauses */
-    if (xu_record_module_layout(&r->elf, r->target.arch, r->src.slide, &modules, r->log))
+    xu_record_linux_image(&r->elf, r->target.arch, &image);
+    if (xu_record_module_layout(&r->elf, &image, r->src.slide, &modules, r->log))
         xu_record_read_modules(&r->target, r->mem, r->pause, r->nr_vcpus, &modules,
                                r->elf.symtab, r->log);
     xu_unwind_env_from_elf(r->elf.symtab, r->code, r->target.arch, &r->unwind_env);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "symbols/xu_elf_code.h"
+#include "symbols/xu_linux_alternatives.h"
 
 struct xu_elf_code {
     struct xu_code_range r[XU_UNWIND_MAX_RANGES];
@@ -28,6 +29,8 @@ struct xu_elf_code {
     unsigned int machine;
     uint64_t xen_entry[XU_ELF_CODE_MAX_ENTRIES];    /* what Xen's notes name */
     unsigned int nr_xen_entry;
+    uint64_t *patched_call;     /* returns after calls the kernel patches in, sorted */
+    size_t nr_patched_call;
 };
 
 /* Xen's ELF note types (xen/include/public/elfnote.h) and the legacy
@@ -46,6 +49,7 @@ void xu_elf_code_free(struct xu_elf_code *c)
         return;
     for (i = 0; i < c->n; i++)
         free(c->bytes[i]);
+    free(c->patched_call);
     free(c);
 }
 
@@ -194,6 +198,9 @@ static int read_code(struct xu_elf_code *c, Elf *elf, const char *path, struct x
         total += sh.sh_size;
     }
     read_entries(c, elf);
+    if (eh.e_machine == EM_X86_64 &&
+        (rc = xu_linux_alt_call_returns(elf, c, &c->patched_call, &c->nr_patched_call)) < 0)
+        return rc;
     if (skipped)
         xu_warn(log, "%s: %u executable section(s) past the bounds (%u sections, %u MiB) or "
                 "unreadable were left out: returns into them count as not after a call",
@@ -306,7 +313,27 @@ int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
         c->r[i].start += d;
         c->r[i].end += d;
     }
+    /* all inside the code just moved: none wraps */
+    for (i = 0; i < c->nr_patched_call; i++)
+        c->patched_call[i] += d;
     return 0;
+}
+
+bool xu_elf_code_patched_call(const struct xu_elf_code *c, uint64_t ra)
+{
+    size_t lo = 0, hi = c ? c->nr_patched_call : 0;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->patched_call[mid] == ra)
+            return true;
+        if (c->patched_call[mid] < ra)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c)

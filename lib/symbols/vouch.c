@@ -182,7 +182,8 @@ static bool is_root(const struct xu_vouch *v, uint64_t addr)
 }
 
 /*
- * Every return address of s follows a call: frames 1.. that are neither a
+ * Every return address of s follows a call, in the file's code or in what the
+ * kernel patches into it at boot: frames 1.. that are neither a
  * boundary marker nor the exact PC an event interrupted, nor the outermost
  * frame (last) when it is a root: where a thread's stack begins, its
  * "return address" may be one pushed by hand for unwinders to stop at
@@ -202,7 +203,8 @@ static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack
             continue;
         const uint8_t *b;
 
-        if (xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL)
+        if (xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL ||
+            xu_elf_code_patched_call(v->code, s->pcs[i]))
             continue;
         b = xu_elf_code_before(v->code, s->pcs[i], n);
         if (!b) {

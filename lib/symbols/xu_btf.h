@@ -89,13 +89,4 @@ struct xu_linux_task_layout {
 int xu_linux_task_layout(const struct xu_btf *b, const struct xu_kallsyms *k,
                          struct xu_linux_task_layout *out, char *err, size_t err_size);
 
-/*
- * The same from a kernel file (a vmlinux, or the memfd a bzImage was
- * decompressed into): its .BTF and the kallsyms in its .rodata.  0, or
- * -ENODATA (no .BTF, no kallsyms), -ENOENT (what xu_linux_task_layout
- * says), -ENOEXEC, -EBADMSG, -ENOMEM, -errno of the file; err says why.
- */
-int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out, char *err,
-                              size_t err_size);
-
 #endif

@@ -14,6 +14,7 @@
 #ifndef XU_ELF_CODE_H
 #define XU_ELF_CODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,12 @@ uint64_t xu_elf_code_entry(const struct xu_elf_code *c);
 #define XU_ELF_CODE_MAX_ENTRIES 4
 unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out);
 unsigned int xu_elf_code_machine(const struct xu_elf_code *c);
+
+/*
+ * ra follows a call that the kernel itself puts in its code at boot, where the file
+ * holds other bytes: an x86 Linux image's alternatives (xu_linux_alternatives.h).
+ */
+bool xu_elf_code_patched_call(const struct xu_elf_code *c, uint64_t ra);
 
 /* Move the code by slide bytes, a kernel relocated at boot (xu_kaslr.h):
  * ranges, bytes and entries then answer in the addresses the guest runs

@@ -63,10 +63,6 @@ struct xu_linux_module_layout {
  */
 int xu_linux_module_layout(const struct xu_btf *b, const struct xu_kallsyms *k,
                            struct xu_linux_module_layout *out, char *err, size_t err_size);
-/* The same from a kernel file, as xu_linux_task_layout_open() reads it. */
-int xu_linux_module_layout_open(const char *path, struct xu_linux_module_layout *out,
-                                char *err, size_t err_size);
-
 struct xu_linux_modules_stats {
     unsigned int modules;                   /* in the table */
     unsigned int without_symbols;           /* of those, "[module name]" throughout */

@@ -8,7 +8,8 @@
  * lookups and the symboliser over addresses taken from the file's own
  * symbols and a sweep (with the inlined functions and lines of its DWARF),
  * xu_cfi_from_memory with a small row cap and lookups
- * in the table, xu_elf_code_open with the entries Xen's notes name and the
+ * in the table, xu_elf_code_open (an x86 kernel's .altinstructions with it)
+ * with the entries Xen's notes name and the
  * vouching of stacks that end there, xu_elf_find with the file as --elf,
  * and xu_elf_match_check against a small simulated guest; the slides of a
  * relocated kernel (xu_kaslr.h) read against the file's symbols, with the
@@ -154,6 +155,7 @@ static void code(const char *path)
 
         pcs[0] = entries[i] + 3;
         pcs[1] = entries[i] + 16;
+        xu_elf_code_patched_call(c, pcs[1]);
         xu_profile_add(p, 0, pcs, 2, XU_WALK_COMPLETE, 1);
         xu_profile_add(p, 0, pcs, 1, XU_WALK_COMPLETE, 1);
         xu_vouch_profile(p, &v);

@@ -20,10 +20,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lab_kernel.h"
 #include "mkelf.h"
 #include "symbols/xu_btf.h"
 #include "symbols/xu_bzimage.h"
-#include "symbols/xu_compressed.h"
 #include "symbols/xu_kallsyms.h"
 
 /* Debian 6.1.0-56's struct task_struct, as its own code reads it (objdump
@@ -345,13 +345,6 @@ static uint8_t *slurp(const char *path, size_t *len)
     return p;
 }
 
-static void cache_path(char *buf, size_t len, const char *dir, const char *file)
-{
-    const char *home = getenv("HOME");
-
-    snprintf(buf, len, "%s/.cache/%s/%s", home ? home : "/root", dir, file);
-}
-
 /* The kallsyms of the vmlinux, from its .rodata. */
 static void kallsyms_of(const uint8_t *vmlinux, size_t vlen, struct xu_kallsyms *k)
 {
@@ -387,27 +380,20 @@ static void kallsyms_of(const uint8_t *vmlinux, size_t vlen, struct xu_kallsyms 
  */
 static void test_debian_kernel(void **state)
 {
-    char vmlinuz[512], map[512], err[192], line[256], type, name[128];
-    uint8_t *img, *vmlinux = NULL;
-    size_t len = 0, vlen = 0;
+    char map[512], err[256], line[256], type, name[128];
+    uint8_t *vmlinux;
+    size_t vlen = 0;
     struct xu_btf *btf = NULL;
     struct xu_kallsyms k;
     struct xu_linux_task_layout l;
     unsigned long long want = 0, a;
     FILE *fp;
-    int rc;
 
     (void)state;
-    cache_path(vmlinuz, sizeof(vmlinuz), "xen-uniprof-lab", "4.17/vmlinuz");
-    cache_path(map, sizeof(map), "xen-uniprof-linux", "System.map-6.1.0-56-amd64");
-    img = slurp(vmlinuz, &len);
+    lab_kernel_map_path(map, sizeof(map));
     fp = fopen(map, "r");
-    if (!img || !fp) {
-        free(img);
-        if (fp)
-            fclose(fp);
-        print_message("skipped: no Debian 6.1.0-56 kernel and System.map in the caches (%s)\n",
-                      vmlinuz);
+    if (!fp) {
+        print_message("skipped: no Debian 6.1.0-56 System.map in the cache (%s)\n", map);
         skip();
     }
     while (fgets(line, sizeof(line), fp))
@@ -415,13 +401,11 @@ static void test_debian_kernel(void **state)
             strcmp(name, "current_task") == 0)
             want = a;
     fclose(fp);
-    rc = xu_bzimage_vmlinux(img, len, XU_MAX_KERNEL_BYTES, &vmlinux, &vlen, err, sizeof(err));
-    free(img);
-    if (rc == -ENOTSUP) {
+    vmlinux = lab_kernel_vmlinux(&vlen, err, sizeof(err));
+    if (!vmlinux) {
         print_message("skipped: %s\n", err);
         skip();
     }
-    assert_int_equal(rc, 0);
     if (xu_btf_from_elf(vmlinux, vlen, &btf, err, sizeof(err)) < 0)
         fail_msg("Debian's kernel: %s", err);
     kallsyms_of(vmlinux, vlen, &k);

@@ -23,10 +23,9 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "lab_kernel.h"
 #include "sim_guest.h"
-#include "symbols/xu_bzimage.h"
-#include "symbols/xu_compressed.h"
-#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_linux_image.h"
 
 #define HEAD   0xffff888000200000ULL        /* the list head `modules` */
 #define MODS   0xffff888000201000ULL        /* struct module k at MODS + k * 0x1000 */
@@ -350,63 +349,26 @@ static void test_write_corpus(void **state)
 
 /* ---- the lab's Debian kernel ---- */
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    uint8_t *p = NULL;
-    long n;
-
-    if (!fp)
-        return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0 &&
-        (p = malloc((size_t)n)) && fread(p, 1, (size_t)n, fp) == (size_t)n) {
-        *len = (size_t)n;
-    } else {
-        free(p);
-        p = NULL;
-    }
-    fclose(fp);
-    return p;
-}
-
 /* The layout from the decompressed image, written to a file as the record
  * run's memfd is. */
 static void test_debian_kernel(void **state)
 {
-    char vmlinuz[512], path[] = "/tmp/xu-test-modules-XXXXXX", err[192];
-    const char *home = getenv("HOME");
+    char path[] = "/tmp/xu-test-modules-XXXXXX", err[256];
     struct xu_linux_module_layout l;
-    uint8_t *img, *vmlinux = NULL;
-    size_t len = 0, vlen = 0;
-    FILE *fp;
-    int fd, rc;
+    struct xu_linux_image img;
+    int rc;
 
     (void)state;
-    snprintf(vmlinuz, sizeof(vmlinuz), "%s/.cache/xen-uniprof-lab/4.17/vmlinuz",
-             home ? home : "/root");
-    img = slurp(vmlinuz, &len);
-    if (!img) {
-        print_message("skipped: no Debian 6.1 kernel in the lab's cache (%s)\n", vmlinuz);
-        skip();
-    }
-    rc = xu_bzimage_vmlinux(img, len, XU_MAX_KERNEL_BYTES, &vmlinux, &vlen, err, sizeof(err));
-    free(img);
-    if (rc == -ENOTSUP) {
+    if (lab_kernel_file(path, err, sizeof(err)) < 0) {
         print_message("skipped: %s\n", err);
         skip();
     }
-    assert_int_equal(rc, 0);
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fp = fdopen(fd, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(vmlinux, 1, vlen, fp), vlen);
-    fclose(fp);
-    free(vmlinux);
-    rc = xu_linux_module_layout_open(path, &l, err, sizeof(err));
+    rc = xu_linux_image_open(path, &img);
     unlink(path);
-    if (rc < 0)
-        fail_msg("Debian's kernel: %s", err);
+    if (rc < 0 || img.modules_rc < 0)
+        fail_msg("Debian's kernel: %s", img.modules_err);
+    assert_int_equal(img.task_rc, 0);       /* the same read gives the task layout */
+    l = img.modules;
     print_message("Debian 6.1: modules at %#llx; struct module list at %u, name at %u (%u), "
                   "%s base at %u, text_size at %u, kallsyms at %u\n",
                   (unsigned long long)l.modules, l.list_offset, l.name_offset, l.name_size,

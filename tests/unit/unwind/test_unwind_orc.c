@@ -21,11 +21,10 @@
 #include <cmocka.h>
 
 #include "expect_walk.h"
+#include "lab_kernel.h"
 #include "mkelf.h"
 #include "sim_guest.h"
 #include "mem/xu_mem.h"
-#include "symbols/xu_bzimage.h"
-#include "symbols/xu_compressed.h"
 #include "unwind/xu_orc.h"
 #include "unwind/xu_unwind.h"
 
@@ -760,26 +759,6 @@ static void test_walk_switch_loop(void **state)
 
 /* ------------------------------------------------- Debian's own kernel */
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    uint8_t *p = NULL;
-    long n;
-
-    if (!fp)
-        return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (long)XU_BZIMAGE_MAX_BYTES &&
-        fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)n)) &&
-        fread(p, 1, (size_t)n, fp) == (size_t)n) {
-        *len = (size_t)n;
-    } else {
-        free(p);
-        p = NULL;
-    }
-    fclose(fp);
-    return p;
-}
-
 /* The address of a text symbol of System.map, 0 when absent. */
 static uint64_t map_addr(const char *map, const char *name)
 {
@@ -796,13 +775,6 @@ static uint64_t map_addr(const char *map, const char *name)
             found = addr;
     fclose(fp);
     return found;
-}
-
-static void cache_path(char *buf, size_t len, const char *dir, const char *file)
-{
-    const char *home = getenv("HOME");
-
-    snprintf(buf, len, "%s/.cache/%s/%s", home ? home : "/root", dir, file);
 }
 
 /* The next text symbol's address after addr in System.map (a function's
@@ -923,31 +895,25 @@ static void debian_call_sites(const struct xu_orc_table *t, const uint8_t *vmlin
  */
 static void test_debian_kernel(void **state)
 {
-    char vmlinuz[512], map[512], err[192];
-    uint8_t *img, *vmlinux = NULL;
-    size_t len = 0, vlen = 0;
+    char map[512], err[256];
+    uint8_t *vmlinux;
+    size_t vlen = 0;
     struct xu_orc_table *t = NULL;
     struct xu_orc_stats st;
     uint64_t a;
     int rc;
 
     (void)state;
-    cache_path(vmlinuz, sizeof(vmlinuz), "xen-uniprof-lab", "4.17/vmlinuz");
-    cache_path(map, sizeof(map), "xen-uniprof-linux", "System.map-6.1.0-56-amd64");
-    img = slurp(vmlinuz, &len);
-    if (!img || access(map, R_OK) != 0) {
-        free(img);
-        print_message("skipped: no Debian 6.1.0-56 kernel and System.map in the caches (%s)\n",
-                      vmlinuz);
+    lab_kernel_map_path(map, sizeof(map));
+    if (access(map, R_OK) != 0) {
+        print_message("skipped: no Debian 6.1.0-56 System.map in the cache (%s)\n", map);
         skip();
     }
-    rc = xu_bzimage_vmlinux(img, len, XU_MAX_KERNEL_BYTES, &vmlinux, &vlen, err, sizeof(err));
-    free(img);
-    if (rc == -ENOTSUP) {
+    vmlinux = lab_kernel_vmlinux(&vlen, err, sizeof(err));
+    if (!vmlinux) {
         print_message("skipped: %s\n", err);
         skip();
     }
-    assert_int_equal(rc, 0);
     rc = xu_orc_from_memory(vmlinux, vlen, &t, err, sizeof(err));
     if (rc < 0)
         fail_msg("Debian's kernel: %s", err);

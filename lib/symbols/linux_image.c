@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * linux_task_open.c - a Linux kernel file's task layout (xu_btf.h) and
- * module layout (xu_linux_modules.h): its .BTF and the kallsyms tables in
- * its .rodata, read from the file mapped read-only for as long as it takes.
+ * linux_image.c - a Linux kernel file's task layout (xu_btf.h) and
+ * module layout (xu_linux_modules.h), both from one read of its .BTF and
+ * the kallsyms tables in its .rodata, the file mapped read-only for as long
+ * as it takes (see xu_linux_image.h).
  */
 #include "config.h"
 
@@ -17,7 +18,7 @@
 
 #include "symbols/xu_btf.h"
 #include "symbols/xu_elf_section.h"
-#include "symbols/xu_linux_modules.h"
+#include "symbols/xu_linux_image.h"
 #include "util/xu_log.h"
 
 /* The kallsyms tables in the image's .rodata; -ENODATA when there are none. */
@@ -39,11 +40,17 @@ out:
     return rc;
 }
 
-/* What a layout takes from the file's BTF and kallsyms. */
-typedef int (*layout_fn)(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
-                         char *err, size_t err_size);
+/* Each layout's own verdict, from the BTF and kallsyms read once. */
+static void layouts(const struct xu_btf *btf, const struct xu_kallsyms *k,
+                    struct xu_linux_image *out)
+{
+    out->task_rc = xu_linux_task_layout(btf, k, &out->task, out->task_err,
+                                        sizeof(out->task_err));
+    out->modules_rc = xu_linux_module_layout(btf, k, &out->modules, out->modules_err,
+                                             sizeof(out->modules_err));
+}
 
-static int open_layout(const char *path, layout_fn fn, void *out, char *err, size_t err_size)
+int xu_linux_image_open(const char *path, struct xu_linux_image *out)
 {
     struct xu_btf *btf = NULL;
     struct xu_kallsyms k;
@@ -51,8 +58,11 @@ static int open_layout(const char *path, layout_fn fn, void *out, char *err, siz
     void *image = MAP_FAILED;
     struct stat sb;
     size_t size = 0;
+    char *err = out->task_err;
+    size_t err_size = sizeof(out->task_err);
     int fd = -1, rc;
 
+    memset(out, 0, sizeof(*out));
     elf_version(EV_CURRENT);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &sb) < 0 || sb.st_size <= 0) {
@@ -74,8 +84,13 @@ static int open_layout(const char *path, layout_fn fn, void *out, char *err, siz
     if (rc < 0)
         goto out;
     have_k = true;
-    rc = fn(btf, &k, out, err, err_size);
+    layouts(btf, &k, out);
 out:
+    if (rc < 0) {
+        /* the file's own failure is both layouts' */
+        out->task_rc = out->modules_rc = rc;
+        memcpy(out->modules_err, out->task_err, sizeof(out->modules_err));
+    }
     if (have_k)
         xu_kallsyms_dispose(&k);
     xu_btf_free(btf);
@@ -84,30 +99,4 @@ out:
     if (fd >= 0)
         close(fd);
     return rc;
-}
-
-static int task_layout(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
-                       char *err, size_t err_size)
-{
-    return xu_linux_task_layout(b, k, out, err, err_size);
-}
-
-int xu_linux_task_layout_open(const char *path, struct xu_linux_task_layout *out, char *err,
-                              size_t err_size)
-{
-    memset(out, 0, sizeof(*out));
-    return open_layout(path, task_layout, out, err, err_size);
-}
-
-static int module_layout(const struct xu_btf *b, const struct xu_kallsyms *k, void *out,
-                         char *err, size_t err_size)
-{
-    return xu_linux_module_layout(b, k, out, err, err_size);
-}
-
-int xu_linux_module_layout_open(const char *path, struct xu_linux_module_layout *out,
-                                char *err, size_t err_size)
-{
-    memset(out, 0, sizeof(*out));
-    return open_layout(path, module_layout, out, err, err_size);
 }
