@@ -340,6 +340,13 @@ void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env)
     env->ehabi = t ? t->ehabi : NULL;
 }
 
+struct xu_orc_table *xu_record_unwind_orc(void *table)
+{
+    struct unwind_tables *t = table;
+
+    return t ? t->orc : NULL;
+}
+
 int xu_record_relocate_unwind_table(void *table, int64_t slide)
 {
     struct unwind_tables *t = table;

@@ -18,6 +18,7 @@
 #include "symbols/xu_linux_image.h"
 #include "symbols/xu_symbols.h"
 #include "target/xu_pause.h"
+#include "unwind/xu_orc.h"
 
 #define KPTI_USER_PGD (1ULL << 12)
 
@@ -80,45 +81,109 @@ static bool kernel_context(struct xu_target *t, struct xu_pause *pause, unsigned
     return have;
 }
 
-void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
-                            unsigned int nvcpus, const struct xu_linux_module_layout *l,
-                            struct xu_symtab *symtab, struct xu_log *log)
+/* The list read through regs' page tables, or through the kernel's half of a
+ * page-table-isolated pair when a user-mode vCPU's cannot reach it. */
+static int read_through(struct xu_mem *m, struct xu_vcpu_regs *regs,
+                        int (*read)(struct xu_mem *m, void *ctx), void *ctx)
 {
-    struct xu_linux_modules_stats st;
-    struct xu_symtab *mods = NULL;
-    struct xu_vcpu_regs regs;
     int rc;
 
+    xu_mem_begin(m);
+    xu_mem_set_context(m, regs);
+    rc = read(m, ctx);
+    if (rc == -ENOENT && !regs->kernel_mode && !regs->mmu.root_hi &&
+        (regs->mmu.root & KPTI_USER_PGD)) {
+        regs->mmu.root &= ~KPTI_USER_PGD;
+        xu_mem_begin(m);
+        xu_mem_set_context(m, regs);
+        rc = read(m, ctx);
+    }
+    return rc;
+}
+
+struct read_job {
+    const struct xu_linux_module_layout *l;
+    struct xu_symtab *symtab, *mods;
+    struct xu_orc_table *orc;
+    struct xu_linux_modules_stats st;
+};
+
+static int read_names(struct xu_mem *m, void *ctx)
+{
+    struct read_job *j = ctx;
+
+    return xu_linux_modules_read(m, j->l, xu_symtab_machine(j->symtab), &j->mods, &j->st);
+}
+
+static int read_orc(struct xu_mem *m, void *ctx)
+{
+    struct read_job *j = ctx;
+
+    return xu_linux_modules_read_orc(m, j->l, j->orc, &j->st);
+}
+
+static void names(struct xu_mem *m, struct xu_vcpu_regs *regs, struct read_job *j,
+                  struct xu_log *log)
+{
+    const struct xu_linux_modules_stats *st = &j->st;
+    int rc = read_through(m, regs, read_names, j);
+
+    if (rc < 0) {
+        xu_info(log, "kernel modules are not named: the module list at %#" PRIx64 " cannot "
+                "be read (%s)", j->l->modules, strerror(-rc));
+        return;
+    }
+    xu_symtab_chain(j->symtab, j->mods);
+    xu_info(log, "modules: %u loaded module%s named from the guest's module list (%zu "
+            "function symbols; %u without symbols, named [module NAME]; %u skipped)%s%s",
+            st->modules, st->modules == 1 ? "" : "s", st->symbols, st->without_symbols,
+            st->skipped, st->stopped ? "; the walk stopped at " : "",
+            st->stopped ? st->stopped : "");
+}
+
+static void orc_tables(struct xu_mem *m, struct xu_vcpu_regs *regs, struct read_job *j,
+                       struct xu_log *log)
+{
+    const struct xu_linux_modules_stats *st = &j->st;
+    int rc;
+
+    if (!j->l->has_orc) {
+        xu_info(log, "walks end in module code: the kernel's BTF has no ORC tables in "
+                "struct module");
+        return;
+    }
+    rc = read_through(m, regs, read_orc, j);
+    if (rc < 0) {
+        xu_info(log, "walks end in module code: the module list at %#" PRIx64 " cannot be "
+                "read (%s)", j->l->modules, strerror(-rc));
+        return;
+    }
+    xu_info(log, "modules: walks continue through %u of %u loaded modules' code (their own "
+            "ORC tables, %zu entries)%s%s", st->orc_modules, st->modules, st->orc_entries,
+            st->stopped ? "; the walk of the list stopped at " : "",
+            st->stopped ? st->stopped : "");
+}
+
+void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
+                            unsigned int nvcpus, const struct xu_linux_module_layout *l,
+                            struct xu_symtab *symtab, struct xu_orc_table *orc,
+                            struct xu_log *log)
+{
+    struct read_job j = { .l = l, .symtab = symtab, .orc = orc };
+    struct xu_vcpu_regs regs;
+
     if (!kernel_context(t, pause, nvcpus, &regs)) {
-        xu_info(log, "kernel modules are not named: no vCPU's page tables to read them through");
+        xu_info(log, "kernel modules are not read: no vCPU's page tables to read them through");
         return;
     }
     /*
      * Read with the guest running: hundreds of reads (every module's
      * symbols) would stretch a pause the guest would feel, and a module
-     * that comes or goes meanwhile costs at worst its own names (every
-     * read is bounded: xu_linux_modules.h).
+     * that comes or goes meanwhile costs at worst its own names or tables
+     * (every read is bounded: xu_linux_modules.h).
      */
-    xu_mem_begin(m);
-    xu_mem_set_context(m, &regs);
-    rc = xu_linux_modules_read(m, l, xu_symtab_machine(symtab), &mods, &st);
-    if (rc == -ENOENT && !regs.kernel_mode && !regs.mmu.root_hi &&
-        (regs.mmu.root & KPTI_USER_PGD)) {
-        /* user mode under page-table isolation: the kernel's half of the pair */
-        regs.mmu.root &= ~KPTI_USER_PGD;
-        xu_mem_begin(m);
-        xu_mem_set_context(m, &regs);
-        rc = xu_linux_modules_read(m, l, xu_symtab_machine(symtab), &mods, &st);
-    }
-    if (rc < 0) {
-        xu_info(log, "kernel modules are not named: the module list at %#" PRIx64 " cannot "
-                "be read (%s)", l->modules, strerror(-rc));
-        return;
-    }
-    xu_symtab_chain(symtab, mods);
-    xu_info(log, "modules: %u loaded module%s named from the guest's module list (%zu "
-            "function symbols; %u without symbols, named [module NAME]; %u skipped)%s%s",
-            st.modules, st.modules == 1 ? "" : "s", st.symbols, st.without_symbols,
-            st.skipped, st.stopped ? "; the walk stopped at " : "",
-            st.stopped ? st.stopped : "");
+    if (symtab)
+        names(m, &regs, &j, log);
+    if (orc)
+        orc_tables(m, &regs, &j, log);
 }

@@ -345,9 +345,11 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         cfg.tasks = tasks;
     }
     modules = xu_record_module_layout(&elf, &linux_image, slide, &module_layout, log);
-    if (modules && job->live)
+    /* the modules' ORC tables now, for the walks; a recording's names after it */
+    if (modules && (job->live || xu_record_unwind_orc(unwind_table)))
         xu_record_read_modules(&target, mem, pause, info.max_vcpu_id + 1, &module_layout,
-                               elf.symtab, log);
+                               job->live ? elf.symtab : NULL,
+                               xu_record_unwind_orc(unwind_table), log);
 
     cfg.frequency_hz = job->frequency;
     cfg.frequency_now = env->frequency_now;
@@ -436,7 +438,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     if (modules && !job->live && rc >= 0 && st.reason != XU_STOP_DOMAIN_GONE &&
         st.reason != XU_STOP_DOMAIN_SHUTDOWN && !xu_pause_stuck(pause))
         xu_record_read_modules(&target, mem, pause, info.max_vcpu_id + 1, &module_layout,
-                               elf.symtab, log);
+                               elf.symtab, NULL, log);
 
     /* The guest runs on its own again: release everything Xen-side. */
     xu_pause_free(pause);

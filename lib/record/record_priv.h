@@ -11,6 +11,7 @@ struct xu_elf_code;
 struct xu_linux_image;
 struct xu_linux_module_layout;
 struct xu_mem;
+struct xu_orc_table;
 struct xu_pause;
 struct xu_symtab;
 struct xu_target;
@@ -44,6 +45,9 @@ enum xu_record_result xu_record_choose_unwinder(const struct xu_record_config *j
                                                 struct xu_log *log);
 void xu_record_apply_unwind_table(const void *table, struct xu_unwind_env *env);
 void xu_record_free_unwind_table(void *table);
+/* The kernel's ORC table among them (a Linux guest's modules chain theirs after it),
+ * or NULL. */
+struct xu_orc_table *xu_record_unwind_orc(void *table);
 /* Move the tables to a kernel's runtime addresses (KASLR: xu_kaslr.h). */
 int xu_record_relocate_unwind_table(void *table, int64_t slide);
 
@@ -74,18 +78,20 @@ void xu_record_linux_image(const struct xu_elf_choice *elf, const struct xu_arch
  * (at the kernel's slide) before sampling, false when there is none
  * (said at info level for a Linux kernel without what it takes);
  * xu_record_read_modules() reads the guest's module list once, through the
- * page tables of one of its nvcpus vCPUs, and chains the modules' table
- * after symtab, so that every lookup of symtab names module code.  Run
- * outside the sampler's pauses (after sampling for a recording: modules
- * loaded during it are named; before it for the live view, which names
- * frames as it goes).  Failures are one info line: samples in modules then
- * stay hex.
+ * page tables of one of its nvcpus vCPUs: with symtab, it chains the modules'
+ * names after symtab, so that every lookup of symtab names module code; with
+ * orc (the kernel's ORC table), it chains the modules' own ORC tables after it,
+ * so that walks continue through module code.  Run outside the sampler's pauses:
+ * before sampling for the ORC tables and the live view's names, after it for a
+ * recording's names (modules loaded meanwhile are named).  Failures are one info
+ * line: samples in modules then stay hex, or walks end there.
  */
 bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_linux_image *img,
                              int64_t slide, struct xu_linux_module_layout *l, struct xu_log *log);
 void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pause *pause,
                             unsigned int nvcpus, const struct xu_linux_module_layout *l,
-                            struct xu_symtab *symtab, struct xu_log *log);
+                            struct xu_symtab *symtab, struct xu_orc_table *orc,
+                            struct xu_log *log);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the
  * backend or the directory logged why). */

@@ -223,7 +223,7 @@ static enum xu_record_result prepare(struct run *r)
     xu_record_linux_image(&r->elf, r->target.arch, &image);
     if (xu_record_module_layout(&r->elf, &image, r->src.slide, &modules, r->log))
         xu_record_read_modules(&r->target, r->mem, r->pause, r->nr_vcpus, &modules,
-                               r->elf.symtab, r->log);
+                               r->elf.symtab, xu_record_unwind_orc(r->unwind_table), r->log);
     xu_unwind_env_from_elf(r->elf.symtab, r->code, r->target.arch, &r->unwind_env);
     xu_record_apply_unwind_table(r->unwind_table, &r->unwind_env);
     r->src.type = r->info.type;

@@ -103,6 +103,22 @@ static int kallsyms(const struct xu_btf *b, uint32_t mod, struct xu_linux_module
     return 0;
 }
 
+/* The module's own ORC tables, where the kernel unwinds with ORC: optional. */
+static void orc(const struct xu_btf *b, uint32_t mod, struct xu_linux_module_layout *out)
+{
+    struct xu_btf_member arch, num, ip, un;
+
+    if (xu_btf_member(b, mod, "arch", &arch) < 0 ||
+        xu_btf_member(b, arch.type, "num_orcs", &num) < 0 || num.size != 4 ||
+        xu_btf_member(b, arch.type, "orc_unwind_ip", &ip) < 0 || ip.size != 8 ||
+        xu_btf_member(b, arch.type, "orc_unwind", &un) < 0 || un.size != 8)
+        return;
+    out->has_orc = true;
+    out->orc_num = arch.offset + num.offset;
+    out->orc_ip = arch.offset + ip.offset;
+    out->orc_unwind = arch.offset + un.offset;
+}
+
 int xu_linux_module_layout(const struct xu_btf *b, const struct xu_kallsyms *k,
                            struct xu_linux_module_layout *out, char *err, size_t err_size)
 {
@@ -132,5 +148,6 @@ int xu_linux_module_layout(const struct xu_btf *b, const struct xu_kallsyms *k,
                          "num_symtab and strtab");
         return -ENOENT;
     }
+    orc(b, mod, out);
     return 0;
 }

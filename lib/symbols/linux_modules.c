@@ -13,6 +13,7 @@
 
 #include "symbols/xu_linux_modules.h"
 #include "target/xu_target.h"
+#include "unwind/xu_orc.h"
 
 /* One name as the table will show it: "module:function" or "[module name]". */
 #define SHOWN_MAX (XU_MODULE_NAME_LEN + XU_MODULE_SYM_NAME_MAX + 4)
@@ -33,6 +34,8 @@ struct reader {
     struct xu_mem *m;
     const struct xu_linux_module_layout *l;
     struct xu_linux_modules_stats *st;
+    struct xu_orc_table *orc;   /* the kernel's, when reading the modules' ORC */
+    struct xu_orc_stats orc_kernel;     /* its layout and version: the modules' too */
     size_t bytes;               /* read for symbols and names, all modules */
     struct range ranges[2 * XU_MODULES_MAX];   /* every module's text so far */
     size_t nranges;
@@ -280,6 +283,104 @@ static int emit(struct reader *r, const char *mod, const struct range *text, uns
     return 0;
 }
 
+/*
+ * The entries of one module's ORC tables (ip and orc, n of each, the ip
+ * relative to their own address at ip_va) that fall in text, as a table
+ * chained after the kernel's: their ips re-based on the text's start, which
+ * keeps them 32-bit (the tables may also cover init text the module freed).
+ */
+static int chain_orc(struct reader *r, const int32_t *ip, const uint8_t *orc, uint32_t n,
+                     uint64_t ip_va, const struct range *text)
+{
+    struct xu_orc_sections sec = { 0 };
+    struct xu_orc_table *t = NULL;
+    int32_t *kip = malloc((size_t)n * sizeof(*kip));
+    uint8_t *korc = malloc((size_t)n * XU_ORC_ENTRY_SIZE);
+    uint32_t i, k = 0;
+    int rc = -ENOMEM;
+
+    if (!kip || !korc)
+        goto out;
+    for (i = 0; i < n; i++) {
+        uint64_t addr = ip_va + 4ULL * i + (uint64_t)(int64_t)ip[i];
+
+        if (addr < text->start || addr > text->end)
+            continue;
+        kip[k] = (int32_t)(addr - (text->start + 4ULL * k));
+        memcpy(korc + (size_t)k * XU_ORC_ENTRY_SIZE, orc + (size_t)i * XU_ORC_ENTRY_SIZE,
+               XU_ORC_ENTRY_SIZE);
+        k++;
+    }
+    rc = 0;
+    if (k == 0)
+        goto out;
+    sec.ip = (const uint8_t *)kip;
+    sec.ip_len = 4ULL * k;
+    sec.ip_addr = text->start;
+    sec.orc = korc;
+    sec.orc_len = (size_t)k * XU_ORC_ENTRY_SIZE;
+    sec.text_start = text->start;
+    sec.text_end = text->end;
+    sec.layout_given = true;
+    sec.layout = r->orc_kernel.layout;
+    sec.version = r->orc_kernel.version;
+    /* entries that do not decode: this range keeps no table, the others stand */
+    if (xu_orc_from_sections(&sec, &t, NULL, 0) == 0) {
+        xu_orc_chain(r->orc, t);
+        r->st->orc_tables++;
+        r->st->orc_entries += k;
+    }
+out:
+    free(kip);
+    free(korc);
+    return rc;
+}
+
+/* Module mod's ORC tables (struct mod_arch_specific), one chained after the
+ * kernel's for each of its text ranges (the sections are byte-aligned in a
+ * module: orc_unwind_ip need not be 4-aligned).  0 (read or not there),
+ * -ENOMEM. */
+static int read_orc(struct reader *r, uint64_t mod, const struct range *text,
+                    unsigned int ntext)
+{
+    uint64_t ip_va, orc_va;
+    uint32_t n;
+    int32_t *ip = NULL;
+    uint8_t *orc = NULL;
+    unsigned int t, before;
+    int rc = 0;
+
+    if (xu_mem_read(r->m, mod + r->l->orc_num, &n, sizeof(n)) < 0 ||
+        xu_mem_read_u64(r->m, mod + r->l->orc_ip, &ip_va) < 0 ||
+        xu_mem_read_u64(r->m, mod + r->l->orc_unwind, &orc_va) < 0 ||
+        n == 0 || n > XU_MODULE_MAX_ORCS || !kernel_half(ip_va) || !kernel_half(orc_va) ||
+        ip_va + 4ULL * n < ip_va || orc_va + 6ULL * n < orc_va)
+        return 0;
+    if (r->bytes + (4 + XU_ORC_ENTRY_SIZE) * (size_t)n > XU_MODULES_MAX_BYTES) {
+        r->st->stopped = "the symbols' budget was spent";
+        return 0;
+    }
+    ip = malloc((size_t)n * sizeof(*ip));
+    orc = malloc((size_t)n * XU_ORC_ENTRY_SIZE);
+    if (!ip || !orc) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    if (xu_mem_read(r->m, ip_va, ip, (size_t)n * sizeof(*ip)) < 0 ||
+        xu_mem_read(r->m, orc_va, orc, (size_t)n * XU_ORC_ENTRY_SIZE) < 0)
+        goto out;
+    r->bytes += (4 + XU_ORC_ENTRY_SIZE) * (size_t)n;
+    before = r->st->orc_tables;
+    for (t = 0; t < ntext && rc == 0; t++)
+        rc = chain_orc(r, ip, orc, n, ip_va, &text[t]);
+    if (r->st->orc_tables > before)
+        r->st->orc_modules++;
+out:
+    free(ip);
+    free(orc);
+    return rc;
+}
+
 /* One struct module at mod: 0 (used or skipped), -ENOMEM. */
 static int read_module(struct reader *r, uint64_t mod)
 {
@@ -301,9 +402,13 @@ static int read_module(struct reader *r, uint64_t mod)
         r->st->skipped++;
         return 0;
     }
-    rc = read_symbols(r, mod, text, ntext);
-    if (rc == 0)
-        rc = emit(r, name, text, ntext);
+    if (r->orc) {
+        rc = r->l->has_orc ? read_orc(r, mod, text, ntext) : 0;
+    } else {
+        rc = read_symbols(r, mod, text, ntext);
+        if (rc == 0)
+            rc = emit(r, name, text, ntext);
+    }
     if (rc < 0)
         return rc;
     for (i = 0; i < ntext; i++)
@@ -341,6 +446,29 @@ static int walk(struct reader *r)
         }
     }
     return 0;
+}
+
+int xu_linux_modules_read_orc(struct xu_mem *m, const struct xu_linux_module_layout *l,
+                              struct xu_orc_table *kernel, struct xu_linux_modules_stats *st)
+{
+    struct reader *r = calloc(1, sizeof(*r));
+    int rc = -ENOMEM;
+
+    memset(st, 0, sizeof(*st));
+    if (!r)
+        goto out;
+    r->m = m;
+    r->l = l;
+    r->st = st;
+    r->orc = kernel;
+    xu_orc_get_stats(kernel, &r->orc_kernel);
+    rc = -EINVAL;
+    if (l->name_size == 0 || l->name_size > XU_MODULE_NAME_LEN)
+        goto out;
+    rc = l->has_orc ? walk(r) : 0;
+out:
+    free(r);
+    return rc;
 }
 
 int xu_linux_modules_read(struct xu_mem *m, const struct xu_linux_module_layout *l,

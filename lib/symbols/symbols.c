@@ -828,6 +828,11 @@ const struct xu_symbol *xu_symtab_lookup(const struct xu_symtab *st, uint64_t ad
     return sym || !st->next ? sym : lookup_one(st->next, addr);
 }
 
+bool xu_symtab_in_chained(const struct xu_symtab *st, uint64_t addr)
+{
+    return st->next && !lookup_one(st, addr) && lookup_one(st->next, addr);
+}
+
 void xu_symtab_chain(struct xu_symtab *st, struct xu_symtab *next)
 {
     xu_symtab_free(st->next);

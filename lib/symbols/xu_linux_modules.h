@@ -43,6 +43,7 @@
 #define XU_MODULES_MAX_SYMS (1u << 20)
 #define XU_MODULES_MAX_BYTES (64u << 20)
 #define XU_MODULE_SYM_NAME_MAX 128          /* longer names are cut there */
+#define XU_MODULE_MAX_ORCS (1u << 18)       /* ORC entries of one module */
 
 struct xu_linux_module_layout {
     uint64_t modules;                       /* the list head's address (slid) */
@@ -54,6 +55,11 @@ struct xu_linux_module_layout {
     uint32_t kallsyms_offset;               /* struct module's kallsyms pointer */
     uint32_t ks_symtab, ks_num, ks_num_bytes, ks_strtab;  /* struct mod_kallsyms */
     const char *text_from;                  /* static: "core_layout", "mem[MOD_TEXT]" */
+    /* x86's struct mod_arch_specific under CONFIG_UNWINDER_ORC, in struct module:
+     * num_orcs (4 bytes), orc_unwind_ip and orc_unwind (pointers); has_orc false
+     * without them */
+    bool has_orc;
+    uint32_t orc_num, orc_ip, orc_unwind;
 };
 
 /*
@@ -68,6 +74,9 @@ struct xu_linux_modules_stats {
     unsigned int without_symbols;           /* of those, "[module name]" throughout */
     unsigned int skipped;                   /* on the list but not usable */
     size_t symbols;                         /* function symbols kept */
+    unsigned int orc_modules;               /* modules whose ORC tables were chained */
+    unsigned int orc_tables;                /* those tables (one a text range) */
+    size_t orc_entries;                     /* their entries */
     const char *stopped;                    /* static: why the walk ended early, or NULL */
 };
 
@@ -82,5 +91,19 @@ struct xu_linux_modules_stats {
 int xu_linux_modules_read(struct xu_mem *m, const struct xu_linux_module_layout *l,
                           unsigned int machine, struct xu_symtab **out,
                           struct xu_linux_modules_stats *st);
+
+/*
+ * The same walk for the modules' own ORC tables (layout->has_orc: struct
+ * mod_arch_specific's num_orcs, orc_unwind_ip and orc_unwind), so that a walk
+ * continues through module code: each module's entries that fall in one of its
+ * text ranges become a table in the kernel's ORC layout, chained after kernel
+ * (xu_orc_chain()).  At most XU_MODULE_MAX_ORCS entries a module, in the same
+ * byte budget as the symbols; a module whose tables are unreadable or do not
+ * decode gets none.  0 (st->orc_tables says how many), -ENOENT when the list
+ * head cannot be read, -EINVAL, -ENOMEM.
+ */
+struct xu_orc_table;
+int xu_linux_modules_read_orc(struct xu_mem *m, const struct xu_linux_module_layout *l,
+                              struct xu_orc_table *kernel, struct xu_linux_modules_stats *st);
 
 #endif

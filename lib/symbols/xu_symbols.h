@@ -85,6 +85,8 @@ int xu_symtab_from_symbols(const struct xu_symbol *syms, size_t n, unsigned int 
  * follows it; a table chained after xu_symtab_relocate() is not moved.
  */
 void xu_symtab_chain(struct xu_symtab *st, struct xu_symtab *next);
+/* addr is named by the table chained after st's own (a module's), not by st's. */
+bool xu_symtab_in_chained(const struct xu_symtab *st, uint64_t addr);
 
 size_t xu_symtab_count(const struct xu_symtab *st);
 /* The symbol containing addr (in st, else in the table chained after it),

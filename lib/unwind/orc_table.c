@@ -20,6 +20,7 @@ struct xu_orc_table {
     struct xu_orc_entry *e;
     size_t n;
     struct xu_orc_stats st;
+    struct xu_orc_table *next;      /* owned: a module's, after the kernel's */
 };
 
 /* .orc_header's hashes of the known layouts (sha1 of orc_types.h as the
@@ -321,11 +322,21 @@ out:
 
 void xu_orc_free(struct xu_orc_table *t)
 {
-    if (!t)
-        return;
-    free(t->off);
-    free(t->e);
-    free(t);
+    while (t) {
+        struct xu_orc_table *next = t->next;
+
+        free(t->off);
+        free(t->e);
+        free(t);
+        t = next;
+    }
+}
+
+void xu_orc_chain(struct xu_orc_table *t, struct xu_orc_table *next)
+{
+    while (t->next)
+        t = t->next;
+    t->next = next;
 }
 
 void xu_orc_get_stats(const struct xu_orc_table *t, struct xu_orc_stats *out)
@@ -354,8 +365,10 @@ bool xu_orc_lookup(const struct xu_orc_table *t, uint64_t addr, struct xu_orc_en
     size_t lo = 0, hi;
     uint64_t rel;
 
-    if (!t || t->n == 0 || addr < t->base || addr < t->text_start || addr >= t->text_end ||
-        addr - t->base > UINT32_MAX)
+    /* the table whose text holds addr: the kernel's, or a module's after it */
+    while (t && (addr < t->text_start || addr >= t->text_end))
+        t = t->next;
+    if (!t || t->n == 0 || addr < t->base || addr - t->base > UINT32_MAX)
         return false;
     rel = addr - t->base;
     hi = t->n;

@@ -179,11 +179,19 @@ const char *xu_orc_layout_name(enum xu_orc_layout l);
 void xu_orc_get_stats(const struct xu_orc_table *t, struct xu_orc_stats *out);
 
 /* Move the table by slide bytes, a kernel relocated at boot (KASLR): its
- * lookups then take the addresses the guest runs at.  0, or -ERANGE
+ * lookups then take the addresses the guest runs at (the tables chained
+ * after it are read at those already, and stay).  0, or -ERANGE
  * (nothing moved) when that would wrap. */
 int xu_orc_relocate(struct xu_orc_table *t, int64_t slide);
 
-/* The entry covering addr and where its range starts; false where none does. */
+/*
+ * Put next (a module's table, its text apart from the kernel's) after t's last: t's
+ * lookups then find next's entries too, and xu_orc_free(t) frees it.
+ */
+void xu_orc_chain(struct xu_orc_table *t, struct xu_orc_table *next);
+
+/* The entry covering addr and where its range starts, in t or a table chained
+ * after it; false where none does. */
 bool xu_orc_lookup(const struct xu_orc_table *t, uint64_t addr, struct xu_orc_entry *out,
                    uint64_t *start);
 

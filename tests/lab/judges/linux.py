@@ -35,9 +35,9 @@ What is judged is what xen-uniprof can do today:
   * kernel modules (check_modules): where the guest ran its module work on CPU 0 (its
     READY line's modules=zram:PID), samples whose pc is in a module's text are named
     "module:function" from the guest's module list: at least one, none "[module NAME]"
-    and no frame in the module area left as hex; the chains through module code are
-    counted apart from the kernel-chain check (a module's ORC tables are not read, so a
-    walk ends in the module);
+    and no frame in the module area left as hex; the chains through module code (which
+    the walk follows through the module's own ORC tables) are in the kernel-chain check
+    and also counted on their own, MIN_WHOLE_KERNEL_PCT of them ending at an entry;
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
 linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack).
@@ -732,7 +732,7 @@ def judge_profile(d, sid, m):
          "pct_of_kernel": round(pct(v, kernel), 2)}
         for k, v in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_KERNEL]]
     check_modules(stacks, ready, r, reasons)
-    chains = kernel_chains(without_module_chains(stacks))
+    chains = kernel_chains(stacks)
     chains["min_whole_pct"] = MIN_WHOLE_KERNEL_PCT
     r["kernel_chains"] = chains
     if chains["whole_pct"] is not None and chains["whole_pct"] < MIN_WHOLE_KERNEL_PCT:
@@ -765,11 +765,9 @@ def is_module_frame(f):
     return bool(MODULE_FN_RE.match(f) or MODULE_BARE_RE.match(f))
 
 
-def without_module_chains(stacks):
-    """The stacks with no frame in module code: a walk cannot go on through a module
-    (xen-uniprof reads the kernel's ORC tables, not the modules'), so a chain through one
-    ends there; the kernel-chain check is about the kernel's own chains."""
-    return [(f, n) for f, n in stacks if not any(is_module_frame(x) for x in body_of(f))]
+def module_chains(stacks):
+    """The stacks with a frame in module code."""
+    return [(f, n) for f, n in stacks if any(is_module_frame(x) for x in body_of(f))]
 
 
 def check_modules(stacks, ready, r, reasons):
@@ -811,14 +809,23 @@ def check_modules(stacks, ready, r, reasons):
                        "were not read)" % c["bare_leaf_samples"])
     if c["hex_in_module_area"]:
         reasons.append("%d frames in the module area left as hex" % c["hex_in_module_area"])
+    through = kernel_chains(module_chains(stacks))
+    c["chains_through_module_whole_pct"] = through["whole_pct"]
+    c["chains_through_module_other_roots"] = through["other_roots"]
+    if through["whole_pct"] is not None and through["whole_pct"] < MIN_WHOLE_KERNEL_PCT:
+        reasons.append("%.2f%% of the chains through module code end at a kernel entry "
+                       "(need %.0f%%; others end at %s)"
+                       % (through["whole_pct"], MIN_WHOLE_KERNEL_PCT,
+                          ", ".join("%s x%d" % kv for kv in
+                                    list(through["other_roots"].items())[:4])))
 
 
 def judge_stack(d, sid, m):
     """`xen-uniprof stack GUEST --format json` of the running guest: every online vCPU's
     frames in the kernel half named from the image (at the slide the HVM guest's kernel
     runs, which stack must have found and confirmed itself: its document's "slide"),
-    each kernel-mode walk complete (but one that ends in a module, whose ORC tables are
-    not read), the guest running afterwards."""
+    each kernel-mode walk complete (through module code too), the guest running
+    afterwards."""
     gtype = m.group(1)
     guest = "linux-" + gtype
     r, reasons, rc = begin(d, sid, guest=guest, guest_type=gtype, tool="xen-uniprof")
@@ -850,8 +857,7 @@ def judge_stack(d, sid, m):
         if unnamed:
             reasons.append("vCPU %s: kernel frames without a name: %s"
                            % (v.get("vcpu"), ", ".join(unnamed[:4])))
-        if v.get("mode") == "kernel" and not v.get("complete") and \
-                not (e["frames"] and is_module_frame(e["frames"][-1])):
+        if v.get("mode") == "kernel" and not v.get("complete"):
             reasons.append("vCPU %s: the kernel-mode walk ended %s (%s)"
                            % (v.get("vcpu"), v.get("end"), ";".join(e["frames"][:6])))
     check_guest_after(d, sid, guest, r, reasons)

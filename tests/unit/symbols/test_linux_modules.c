@@ -26,10 +26,12 @@
 #include "lab_kernel.h"
 #include "sim_guest.h"
 #include "symbols/xu_linux_image.h"
+#include "unwind/xu_orc.h"
 
 #define HEAD   0xffff888000200000ULL        /* the list head `modules` */
 #define MODS   0xffff888000201000ULL        /* struct module k at MODS + k * 0x1000 */
 #define TEXT   0xffffffffc0000000ULL        /* module k's text at TEXT + k * 0x10000 */
+#define ORCS   0xffffffffc0800000ULL        /* module k's ORC tables at ORCS + k * 0x200 */
 
 /* struct module and struct mod_kallsyms as the test lays them out */
 static const struct xu_linux_module_layout layout = {
@@ -37,6 +39,7 @@ static const struct xu_linux_module_layout layout = {
     .text_base = { 0x100, 0x110 }, .text_size = { 0x108, 0x118 }, .text_size_bytes = 4,
     .kallsyms_offset = 0x120, .ks_symtab = 0, .ks_num = 8, .ks_num_bytes = 4, .ks_strtab = 16,
     .text_from = "core_layout",
+    .has_orc = true, .orc_num = 0x128, .orc_ip = 0x130, .orc_unwind = 0x138,
 };
 
 struct fixture {
@@ -54,6 +57,7 @@ static int setup(void **state)
     memset(&f, 0, sizeof(f));
     assert_int_equal(sim_guest_init(&f.g, XU_GUEST_PVH, 1, 0), 0);
     assert_int_equal(xu_sim_map_range(f.g.sim, f.g.root, HEAD, 0x10000), 0);
+    assert_int_equal(xu_sim_map_range(f.g.sim, f.g.root, ORCS, 0x1000), 0);
     assert_int_equal(xu_sim_target_open(f.g.sim, &f.t, NULL), 0);
     f.m = xu_mem_new(&f.t, NULL);
     assert_non_null(f.m);
@@ -303,6 +307,107 @@ static void test_long_symbol(void **state)
     xu_symtab_free(st);
 }
 
+/* ---- the modules' own ORC tables ---- */
+
+/* Module k's ORC tables: n entries, entry i "CALL, caller's sp at sp + 8 + 8 i" at its
+ * address (absolute), the ips relative to their own place as the kernel keeps them. */
+static void put_orc_at(struct fixture *f, unsigned int k, const uint64_t *at, uint32_t n,
+                       uint64_t ip)
+{
+    uint64_t orc = ip + 0x100;
+    uint8_t call[6] = { 8, 0, 0, 0, XU_ORC_REG_SP, 0 };
+    uint32_t i;
+
+    put32(f, mod_at(k) + 0x128, n);
+    put64(f, mod_at(k) + 0x130, ip);
+    put64(f, mod_at(k) + 0x138, orc);
+    for (i = 0; i < n; i++) {
+        put32(f, ip + 4 * i, (uint32_t)(at[i] - (ip + 4 * i)));
+        call[0] = (uint8_t)(8 + 8 * i);
+        put(f, orc + 6 * i, call, sizeof(call));
+    }
+}
+
+/* ... at ORCS, within 2 GiB of the modules' text as the kernel allocates them. */
+static void put_orc(struct fixture *f, unsigned int k, const uint64_t *at, uint32_t n)
+{
+    put_orc_at(f, k, at, n, ORCS + k * 0x200ULL);
+}
+
+/* The kernel's own table: one entry at the start of its text. */
+static struct xu_orc_table *kernel_orc(void)
+{
+    static const uint8_t ip[4] = { 0 }, orc[6] = { 16, 0, 0, 0, XU_ORC_REG_SP, 0 };
+    const struct xu_orc_sections sec = {
+        .ip = ip, .ip_len = 4, .ip_addr = 0xffffffff81000000ULL, .orc = orc, .orc_len = 6,
+        .text_start = 0xffffffff81000000ULL, .text_end = 0xffffffff81001000ULL,
+        .layout_given = true, .layout = XU_ORC_LAYOUT_4_14,
+    };
+    struct xu_orc_table *t = NULL;
+
+    assert_int_equal(xu_orc_from_sections(&sec, &t, NULL, 0), 0);
+    return t;
+}
+
+static int read_orc(struct fixture *f, const struct xu_linux_module_layout *l,
+                    struct xu_orc_table *kernel, struct xu_linux_modules_stats *s)
+{
+    xu_mem_begin(f->m);
+    xu_mem_set_context(f->m, &f->r);
+    return xu_linux_modules_read_orc(f->m, l, kernel, s);
+}
+
+/* A module's entries in its text are found through the kernel's table; one
+ * outside it (init text the module freed) is left out; a module whose count
+ * or pointers are out of bounds keeps none. */
+static void test_orc(void **state)
+{
+    const uint64_t at[] = { TEXT + 0x10, TEXT + 0x40, TEXT + 0x20000 };
+    const uint64_t at1[] = { TEXT + 0x10000 + 0x10 };
+    struct fixture *f = *state;
+    struct xu_linux_modules_stats s;
+    struct xu_linux_module_layout no_orc = layout;
+    struct xu_orc_table *k = kernel_orc();
+    struct xu_orc_entry e;
+    uint64_t start;
+
+    put_module(f, 0, "zram", 0x1000);
+    put_orc_at(f, 0, at, 3, ORCS + 0x402);     /* a module's sections are byte-aligned */
+    put_module(f, 1, "huge", 0x1000);
+    put_orc(f, 1, at1, 1);
+    put32(f, mod_at(1) + 0x128, 0xffffffffu);
+    link_all(f, 2);
+    assert_int_equal(read_orc(f, &layout, k, &s), 0);
+    assert_int_equal(s.modules, 2);
+    assert_int_equal(s.orc_tables, 1);
+    assert_int_equal(s.orc_modules, 1);
+    assert_int_equal(s.orc_entries, 2);
+    assert_true(xu_orc_lookup(k, TEXT + 0x18, &e, &start));
+    assert_int_equal(start, TEXT + 0x10);
+    assert_int_equal(e.type, XU_ORC_TYPE_CALL);
+    assert_int_equal(e.sp_offset, 8);
+    assert_true(xu_orc_lookup(k, TEXT + 0xfff, &e, &start));
+    assert_int_equal(start, TEXT + 0x40);
+    assert_int_equal(e.sp_offset, 16);
+    assert_false(xu_orc_lookup(k, TEXT + 0x1000, &e, NULL));
+    assert_false(xu_orc_lookup(k, TEXT + 0x10010, &e, NULL));
+    /* the kernel's own entries still answer */
+    assert_true(xu_orc_lookup(k, 0xffffffff81000010ULL, &e, NULL));
+    assert_int_equal(e.sp_offset, 16);
+    xu_orc_free(k);
+
+    /* a pointer outside the kernel half, and a kernel without the members */
+    k = kernel_orc();
+    put64(f, mod_at(0) + 0x130, 0x1000);
+    assert_int_equal(read_orc(f, &layout, k, &s), 0);
+    assert_int_equal(s.orc_tables, 0);
+    no_orc.has_orc = false;
+    assert_int_equal(read_orc(f, &no_orc, k, &s), 0);
+    assert_int_equal(s.orc_tables, 0);
+    assert_false(xu_orc_lookup(k, TEXT + 0x18, &e, NULL));
+    xu_orc_free(k);
+}
+
 /* ---- seeds for tests/fuzz/fuzz_modules ---- */
 
 /* The harness's input: its header (the layout), then the region at HEAD. */
@@ -335,6 +440,7 @@ static void test_write_corpus(void **state)
     };
     struct fixture *f = *state;
     const char *dir = getenv("XU_MODULES_CORPUS");
+    const uint64_t at[] = { HEAD + 0x8100, HEAD + 0x8180, HEAD + 0x20000 };
 
     if (!dir)
         skip();
@@ -343,6 +449,10 @@ static void test_write_corpus(void **state)
     put_module(f, 1, "nosyms", 0x800);
     link_all(f, 2);
     write_seed(f, dir, "two_modules");
+    /* the harness maps the region alone: blowfish's text and ORC tables in it */
+    put64(f, mod_at(0) + 0x100, HEAD + 0x8000);
+    put_orc_at(f, 0, at, 3, mod_at(1) + 0x800);
+    write_seed(f, dir, "orc");
     put64(f, mod_at(1) + 8, mod_at(0) + 8);
     write_seed(f, dir, "cycle");
 }
@@ -369,6 +479,8 @@ static void test_debian_kernel(void **state)
         fail_msg("Debian's kernel: %s", img.modules_err);
     assert_int_equal(img.task_rc, 0);       /* the same read gives the task layout */
     l = img.modules;
+    print_message("Debian 6.1: ORC: num_orcs at %u, orc_unwind_ip at %u, orc_unwind at %u\n",
+                  img.modules.orc_num, img.modules.orc_ip, img.modules.orc_unwind);
     print_message("Debian 6.1: modules at %#llx; struct module list at %u, name at %u (%u), "
                   "%s base at %u, text_size at %u, kallsyms at %u\n",
                   (unsigned long long)l.modules, l.list_offset, l.name_offset, l.name_size,
@@ -379,12 +491,14 @@ static void test_debian_kernel(void **state)
     assert_int_equal(l.name_size, 56);
     assert_string_equal(l.text_from, "core_layout");
     assert_int_equal(l.text_size_bytes, 4);
+    assert_true(l.has_orc);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_orc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_and_unreadable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cycle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile, setup, teardown),
