@@ -448,25 +448,40 @@ static int walk(struct reader *r)
     return 0;
 }
 
-int xu_linux_modules_read_orc(struct xu_mem *m, const struct xu_linux_module_layout *l,
-                              struct xu_orc_table *kernel, struct xu_linux_modules_stats *st)
+/* A reader of the list at l's layout, st cleared; NULL with *rc (-ENOMEM, or
+ * -EINVAL for a layout no module can have). */
+static struct reader *reader_new(struct xu_mem *m, const struct xu_linux_module_layout *l,
+                                 struct xu_linux_modules_stats *st, int *rc)
 {
-    struct reader *r = calloc(1, sizeof(*r));
-    int rc = -ENOMEM;
+    struct reader *r;
 
     memset(st, 0, sizeof(*st));
-    if (!r)
-        goto out;
+    if (l->name_size == 0 || l->name_size > XU_MODULE_NAME_LEN) {
+        *rc = -EINVAL;
+        return NULL;
+    }
+    r = calloc(1, sizeof(*r));
+    if (!r) {
+        *rc = -ENOMEM;
+        return NULL;
+    }
     r->m = m;
     r->l = l;
     r->st = st;
+    return r;
+}
+
+int xu_linux_modules_read_orc(struct xu_mem *m, const struct xu_linux_module_layout *l,
+                              struct xu_orc_table *kernel, struct xu_linux_modules_stats *st)
+{
+    int rc = 0;
+    struct reader *r = reader_new(m, l, st, &rc);
+
+    if (!r)
+        return rc;
     r->orc = kernel;
     xu_orc_get_stats(kernel, &r->orc_kernel);
-    rc = -EINVAL;
-    if (l->name_size == 0 || l->name_size > XU_MODULE_NAME_LEN)
-        goto out;
     rc = l->has_orc ? walk(r) : 0;
-out:
     free(r);
     return rc;
 }
@@ -475,21 +490,13 @@ int xu_linux_modules_read(struct xu_mem *m, const struct xu_linux_module_layout 
                           unsigned int machine, struct xu_symtab **out,
                           struct xu_linux_modules_stats *st)
 {
-    struct reader *r = calloc(1, sizeof(*r));
+    int rc = 0;
+    struct reader *r = reader_new(m, l, st, &rc);
     size_t i;
-    int rc = -ENOMEM;
 
     *out = NULL;
-    memset(st, 0, sizeof(*st));
     if (!r)
-        goto out;
-    r->m = m;
-    r->l = l;
-    r->st = st;
-    if (l->name_size == 0 || l->name_size > XU_MODULE_NAME_LEN) {
-        rc = -EINVAL;
-        goto out;
-    }
+        return rc;
     rc = walk(r);
     if (rc < 0 || r->nout == 0)
         goto out;
@@ -497,12 +504,10 @@ int xu_linux_modules_read(struct xu_mem *m, const struct xu_linux_module_layout 
         r->out[i].name = r->pool + (uintptr_t)r->out[i].name;
     rc = xu_symtab_from_symbols(r->out, r->nout, machine, out);
 out:
-    if (r) {
-        free(r->fs);
-        free(r->names);
-        free(r->out);
-        free(r->pool);
-    }
+    free(r->fs);
+    free(r->names);
+    free(r->out);
+    free(r->pool);
     free(r);
     return rc;
 }

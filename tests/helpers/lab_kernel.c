@@ -17,7 +17,7 @@
 #include "symbols/xu_bzimage.h"
 #include "symbols/xu_compressed.h"
 
-static uint8_t *slurp(const char *path, size_t *len)
+uint8_t *lab_read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
     uint8_t *p = NULL;
@@ -25,8 +25,9 @@ static uint8_t *slurp(const char *path, size_t *len)
 
     if (!fp)
         return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && fseek(fp, 0, SEEK_SET) == 0 &&
-        (p = malloc((size_t)n)) && fread(p, 1, (size_t)n, fp) == (size_t)n) {
+    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (long)XU_BZIMAGE_MAX_BYTES &&
+        fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)n)) &&
+        fread(p, 1, (size_t)n, fp) == (size_t)n) {
         *len = (size_t)n;
     } else {
         free(p);
@@ -63,7 +64,7 @@ uint8_t *lab_kernel_vmlinux(size_t *len, char *why, size_t why_size)
     int rc;
 
     cache_path(path, sizeof(path), "xen-uniprof-lab/4.17/vmlinuz");
-    img = slurp(path, &n);
+    img = lab_read_file(path, &n);
     if (!img) {
         snprintf(why, why_size, "no Debian 6.1 kernel in the lab's cache (%s)", path);
         return NULL;

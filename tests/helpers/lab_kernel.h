@@ -18,6 +18,10 @@
  */
 uint8_t *lab_kernel_vmlinux(size_t *len, char *why, size_t why_size);
 
+/* A whole file (a kernel's size at most: XU_BZIMAGE_MAX_BYTES) in a malloc'd buffer of
+ * *len bytes, or NULL. */
+uint8_t *lab_read_file(const char *path, size_t *len);
+
 /* The same written to a new file at path (a mkstemp template, "...XXXXXX"):
  * 0, or -1 with the reason to skip in why; failing to write fails the test. */
 int lab_kernel_file(char *path, char *why, size_t why_size);

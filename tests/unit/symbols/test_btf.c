@@ -23,7 +23,6 @@
 #include "lab_kernel.h"
 #include "mkelf.h"
 #include "symbols/xu_btf.h"
-#include "symbols/xu_bzimage.h"
 #include "symbols/xu_kallsyms.h"
 
 /* Debian 6.1.0-56's struct task_struct, as its own code reads it (objdump
@@ -286,7 +285,6 @@ static void test_task_layout(void **state)
     xu_btf_free(btf);
 }
 
-static uint8_t *slurp(const char *path, size_t *len);
 
 /* The types found as a vmlinux holds them: a .BTF section. */
 static void test_from_elf(void **state)
@@ -308,7 +306,7 @@ static void test_from_elf(void **state)
     assert_true(fd >= 0);
     close(fd);
     assert_int_equal(mkelf_write_patched(path, secs, 2, &patch, 1, NULL, 0, 0), 0);
-    image = slurp(path, &size);
+    image = lab_read_file(path, &size);
     assert_non_null(image);
     keep_for_corpus(image, size, "vmlinux_btf");
     assert_int_equal(xu_btf_from_elf(image, size, &btf, NULL, 0), 0);
@@ -316,7 +314,7 @@ static void test_from_elf(void **state)
     xu_btf_free(btf);
     free(image);
     assert_int_equal(mkelf_write_patched(path, secs, 1, NULL, 0, NULL, 0, 0), 0);
-    image = slurp(path, &size);
+    image = lab_read_file(path, &size);
     assert_non_null(image);
     assert_int_equal(xu_btf_from_elf(image, size, &btf, NULL, 0), -ENODATA);
     free(image);
@@ -324,26 +322,6 @@ static void test_from_elf(void **state)
 }
 
 /* ------------------------------------------------- Debian's own kernel */
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    uint8_t *p = NULL;
-    long n;
-
-    if (!fp)
-        return NULL;
-    if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (long)XU_BZIMAGE_MAX_BYTES &&
-        fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)n)) &&
-        fread(p, 1, (size_t)n, fp) == (size_t)n) {
-        *len = (size_t)n;
-    } else {
-        free(p);
-        p = NULL;
-    }
-    fclose(fp);
-    return p;
-}
 
 /* The kallsyms of the vmlinux, from its .rodata. */
 static void kallsyms_of(const uint8_t *vmlinux, size_t vlen, struct xu_kallsyms *k)
