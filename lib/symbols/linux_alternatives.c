@@ -11,6 +11,7 @@
 
 #include "symbols/xu_elf_section.h"
 #include "symbols/xu_linux_alternatives.h"
+#include "util/xu_sort.h"
 
 #define CALL_REL32      0xe8
 #define CALL_REL32_LEN  5
@@ -74,13 +75,6 @@ static bool layout_fits(const uint8_t *table, size_t size, uint64_t addr,
     return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
 /* The sites whose replacement opens with a direct call, as return addresses. */
 static int collect(const uint8_t *table, size_t size, uint64_t addr, const struct alt_layout *l,
                    const struct xu_elf_code *code, uint64_t **out, size_t *n)
@@ -105,7 +99,7 @@ static int collect(const uint8_t *table, size_t size, uint64_t addr, const struc
         free(v);
         return 0;
     }
-    qsort(v, k, sizeof(*v), cmp_u64);
+    xu_sort_u64(v, k);
     for (i = 1, nr = 1; i < k; i++)
         if (v[i] != v[nr - 1])
             v[nr++] = v[i];

@@ -284,56 +284,34 @@ static int emit(struct reader *r, const char *mod, const struct range *text, uns
 }
 
 /*
- * The entries of one module's ORC tables (ip and orc, n of each, the ip
- * relative to their own address at ip_va) that fall in text, as a table
- * chained after the kernel's: their ips re-based on the text's start, which
- * keeps them 32-bit (the tables may also cover init text the module freed).
+ * One module's ORC tables (ip and orc, n entries, the ips relative to their
+ * own place at ip_va) as a table of the entries in text, chained after the
+ * kernel's (the tables may also cover init text the module freed).  0, or
+ * -ENOMEM.
  */
-static int chain_orc(struct reader *r, const int32_t *ip, const uint8_t *orc, uint32_t n,
+static int chain_orc(struct reader *r, const uint8_t *ip, const uint8_t *orc, uint32_t n,
                      uint64_t ip_va, const struct range *text)
 {
-    struct xu_orc_sections sec = { 0 };
+    const struct xu_orc_sections sec = {
+        .ip = ip, .ip_len = 4ULL * n, .ip_addr = ip_va,
+        .orc = orc, .orc_len = (size_t)n * XU_ORC_ENTRY_SIZE,
+        .text_start = text->start, .text_end = text->end,
+        .layout_given = true, .layout = r->orc_kernel.layout,
+        .version = r->orc_kernel.version, .drop_outside = true,
+    };
     struct xu_orc_table *t = NULL;
-    int32_t *kip = malloc((size_t)n * sizeof(*kip));
-    uint8_t *korc = malloc((size_t)n * XU_ORC_ENTRY_SIZE);
-    uint32_t i, k = 0;
-    int rc = -ENOMEM;
+    struct xu_orc_stats st;
+    int rc = xu_orc_from_sections(&sec, &t, NULL, 0);
 
-    if (!kip || !korc)
-        goto out;
-    for (i = 0; i < n; i++) {
-        uint64_t addr = ip_va + 4ULL * i + (uint64_t)(int64_t)ip[i];
-
-        if (addr < text->start || addr > text->end)
-            continue;
-        kip[k] = (int32_t)(addr - (text->start + 4ULL * k));
-        memcpy(korc + (size_t)k * XU_ORC_ENTRY_SIZE, orc + (size_t)i * XU_ORC_ENTRY_SIZE,
-               XU_ORC_ENTRY_SIZE);
-        k++;
-    }
-    rc = 0;
-    if (k == 0)
-        goto out;
-    sec.ip = (const uint8_t *)kip;
-    sec.ip_len = 4ULL * k;
-    sec.ip_addr = text->start;
-    sec.orc = korc;
-    sec.orc_len = (size_t)k * XU_ORC_ENTRY_SIZE;
-    sec.text_start = text->start;
-    sec.text_end = text->end;
-    sec.layout_given = true;
-    sec.layout = r->orc_kernel.layout;
-    sec.version = r->orc_kernel.version;
-    /* entries that do not decode: this range keeps no table, the others stand */
-    if (xu_orc_from_sections(&sec, &t, NULL, 0) == 0) {
-        xu_orc_chain(r->orc, t);
-        r->st->orc_tables++;
-        r->st->orc_entries += k;
-    }
-out:
-    free(kip);
-    free(korc);
-    return rc;
+    /* none in this range, or entries that do not decode: no table here, the
+     * others stand */
+    if (rc < 0)
+        return rc == -ENOMEM ? rc : 0;
+    xu_orc_get_stats(t, &st);
+    xu_orc_chain(r->orc, t);
+    r->st->orc_tables++;
+    r->st->orc_entries += st.raw_entries - st.outside;
+    return 0;
 }
 
 /* Module mod's ORC tables (struct mod_arch_specific), one chained after the
@@ -345,8 +323,7 @@ static int read_orc(struct reader *r, uint64_t mod, const struct range *text,
 {
     uint64_t ip_va, orc_va;
     uint32_t n;
-    int32_t *ip = NULL;
-    uint8_t *orc = NULL;
+    uint8_t *ip = NULL, *orc = NULL;
     unsigned int t, before;
     int rc = 0;
 
@@ -360,13 +337,13 @@ static int read_orc(struct reader *r, uint64_t mod, const struct range *text,
         r->st->stopped = "the symbols' budget was spent";
         return 0;
     }
-    ip = malloc((size_t)n * sizeof(*ip));
+    ip = malloc(4ULL * n);
     orc = malloc((size_t)n * XU_ORC_ENTRY_SIZE);
     if (!ip || !orc) {
         rc = -ENOMEM;
         goto out;
     }
-    if (xu_mem_read(r->m, ip_va, ip, (size_t)n * sizeof(*ip)) < 0 ||
+    if (xu_mem_read(r->m, ip_va, ip, 4ULL * n) < 0 ||
         xu_mem_read(r->m, orc_va, orc, (size_t)n * XU_ORC_ENTRY_SIZE) < 0)
         goto out;
     r->bytes += (4 + XU_ORC_ENTRY_SIZE) * (size_t)n;

@@ -185,34 +185,41 @@ static int cmp_raw(const void *a, const void *b)
 
 /* The addresses of the entries, checked; sorted (with the kernel's
  * tie-break) when the file's are not (vmlinux before 5.6). */
+/* The entries' addresses into r, *kept of them: an entry outside the text is an
+ * error, or left out where s->drop_outside says so. */
 static int addresses(const struct xu_orc_sections *s, const struct xu_orc_entry *e, size_t n,
-                     struct raw *r, char *err, size_t err_size)
+                     struct raw *r, size_t *kept, char *err, size_t err_size)
 {
-    size_t i;
+    size_t i, k = 0;
     bool sorted = true;
 
     for (i = 0; i < n; i++) {
         int64_t rel = get32s(s->ip + 4 * i);
         uint64_t at = s->ip_addr + 4 * i;
+        uint64_t addr = at + (uint64_t)rel;
 
-        r[i].addr = at + (uint64_t)rel;
-        r[i].index = (uint32_t)i;
-        r[i].terminator = e[i].type == XU_ORC_TYPE_UNDEFINED;
-        if (r[i].addr < s->text_start || r[i].addr > s->text_end) {
+        if (addr < s->text_start || addr > s->text_end) {
+            if (s->drop_outside)
+                continue;
             xu_errbuf_printf(err, err_size, "ORC entry %zu at %#llx lies outside the kernel's text "
-                             "[%#llx, %#llx]", i, (unsigned long long)r[i].addr,
+                             "[%#llx, %#llx]", i, (unsigned long long)addr,
                              (unsigned long long)s->text_start, (unsigned long long)s->text_end);
             return -EBADMSG;
         }
-        if (i && r[i].addr < r[i - 1].addr)
+        r[k].addr = addr;
+        r[k].index = (uint32_t)i;
+        r[k].terminator = e[i].type == XU_ORC_TYPE_UNDEFINED;
+        if (k && r[k].addr < r[k - 1].addr)
             sorted = false;
+        k++;
     }
     if (!sorted)
-        qsort(r, n, sizeof(*r), cmp_raw);
-    if (n && r[n - 1].addr - r[0].addr > UINT32_MAX) {
+        qsort(r, k, sizeof(*r), cmp_raw);
+    if (k && r[k - 1].addr - r[0].addr > UINT32_MAX) {
         xu_errbuf_printf(err, err_size, "ORC entries span 4 GiB or more");
         return -E2BIG;
     }
+    *kept = k;
     return 0;
 }
 
@@ -269,7 +276,7 @@ int xu_orc_from_sections(const struct xu_orc_sections *s, struct xu_orc_table **
     struct xu_orc_entry *e = NULL;
     struct raw *r = NULL;
     struct xu_orc_stats st = { 0 };
-    size_t i, n = 0;
+    size_t i, n = 0, kept = 0;
     int rc;
 
     *out = NULL;
@@ -295,19 +302,25 @@ int xu_orc_from_sections(const struct xu_orc_sections *s, struct xu_orc_table **
             goto out;
         }
     }
-    rc = addresses(s, e, n, r, err, err_size);
+    rc = addresses(s, e, n, r, &kept, err, err_size);
     if (rc < 0)
         goto out;
+    if (kept == 0) {
+        xu_errbuf_printf(err, err_size, "no ORC entry lies in the text");
+        rc = -ENODATA;
+        goto out;
+    }
     t->off = malloc(n * sizeof(*t->off));
     t->e = malloc(n * sizeof(*t->e));
     if (!t->off || !t->e) {
         rc = -ENOMEM;
         goto out;
     }
-    compact(t, r, e, n);
+    compact(t, r, e, kept);
     t->text_start = s->text_start;
     t->text_end = s->text_end;
     st.raw_entries = n;
+    st.outside = n - kept;
     st.entries = t->n;
     st.bytes = sizeof(*t) + n * (sizeof(*t->off) + sizeof(*t->e));
     t->st = st;

@@ -138,10 +138,14 @@ struct xu_orc_sections {
     unsigned int version;           /* major << 8 | minor; 0 unknown */
     bool layout_given;              /* use layout below, whatever else says */
     enum xu_orc_layout layout;
+    /* leave out the entries outside [text_start, text_end] instead of refusing the
+     * table (a module's, whose tables also cover the init text it freed) */
+    bool drop_outside;
 };
 
 struct xu_orc_stats {
     size_t raw_entries;             /* entries in the file */
+    size_t outside;                 /* of those, left out by drop_outside */
     size_t entries;                 /* kept: one per address, equal runs merged */
     enum xu_orc_layout layout;
     enum xu_orc_layout_source source;
@@ -154,7 +158,8 @@ struct xu_orc_table;
 
 /*
  * Read the tables.  0 and *out, or:
- *   -ENODATA  no .orc_unwind_ip / .orc_unwind (not a kernel with ORC)
+ *   -ENODATA  no .orc_unwind_ip / .orc_unwind (not a kernel with ORC), or with
+ *             drop_outside no entry in the text
  *   -ENOEXEC  not an ELF64 x86-64 file (from_memory only)
  *   -EBADMSG  sizes that disagree, entries that do not fit the layout, a
  *             table that is not sorted, an address outside the text

@@ -274,6 +274,29 @@ static void test_layout_choice(void **state)
     xu_orc_free(t);
 }
 
+/* The same table with drop_outside (a module's): the entries past the text are
+ * left out and counted, the rest kept; with none in the text, no table. */
+static void test_drop_outside(struct xu_orc_sections *s)
+{
+    struct xu_orc_table *t = NULL;
+    struct xu_orc_stats st;
+    struct xu_orc_entry e;
+    uint64_t text_start = s->text_start, text_end = s->text_end;
+
+    s->drop_outside = true;
+    assert_int_equal(xu_orc_from_sections(s, &t, NULL, 0), 0);
+    xu_orc_get_stats(t, &st);
+    assert_true(st.outside > 0);
+    assert_true(st.outside < st.raw_entries);
+    assert_false(xu_orc_lookup(t, text_end, &e, NULL));
+    xu_orc_free(t);
+    s->text_start = s->text_end = TEXT - 16;   /* below every entry */
+    assert_int_equal(xu_orc_from_sections(s, &t, NULL, 0), -ENODATA);
+    s->text_start = text_start;
+    s->text_end = text_end;
+    s->drop_outside = false;
+}
+
 /* Tables that do not check out are refused whole. */
 static void test_hostile_tables(void **state)
 {
@@ -304,6 +327,7 @@ static void test_hostile_tables(void **state)
     s.text_end = F_SWITCH;              /* entries past the text */
     assert_int_equal(xu_orc_from_sections(&s, &t, err, sizeof(err)), -EBADMSG);
     assert_non_null(strstr(err, "outside"));
+    test_drop_outside(&s);
     s.text_end = TEXT_END;
     s.ip = NULL;
     assert_int_equal(xu_orc_from_sections(&s, &t, err, sizeof(err)), -ENODATA);
