@@ -39,6 +39,7 @@ const char *xu_orc_stop_name(enum xu_orc_stop why)
 {
     switch (why) {
     case XU_ORC_STOP_END_OF_STACK: return "end of stack";
+    case XU_ORC_STOP_END_MID_STACK: return "end-of-stack mark in mid-stack";
     case XU_ORC_STOP_USER_REGS:    return "entered from user mode";
     case XU_ORC_STOP_USER_MODE:    return "vCPU in user mode";
     case XU_ORC_STOP_NO_ENTRY:     return "no ORC entry";
@@ -222,6 +223,79 @@ static bool step(const struct xu_orc_table *t, struct xu_mem *m, struct state *s
     return caller_bp(m, &old, s, e, sp, why);
 }
 
+/* Does the word at sp look like a return address: code the tables cover? */
+static bool return_address_at_sp(const struct xu_orc_table *t, struct xu_mem *m,
+                                 const struct state *s, uint64_t *ret)
+{
+    struct xu_orc_entry e;
+
+    return xu_mem_read_u64(m, s->sp, ret) == 0 && xu_orc_lookup(t, *ret - 1, &e, NULL);
+}
+
+/*
+ * Linux's indirect-branch thunks (__x86_indirect_thunk_REG) as the running
+ * kernel has them after its alternatives: "jmp *%reg", with lfence (and a
+ * branch hint) before it, or the retpoline, whose first instruction calls a
+ * few bytes on.  Until that jump or call the thunk's caller's return address
+ * is at sp: a frame the tables mark end-of-stack (undefined, from 6.4).
+ */
+static bool thunk_before_branch(const uint8_t *c, size_t n)
+{
+    size_t i = 0;
+
+    if (n >= 5 && c[0] == 0xe8) {
+        int32_t rel = (int32_t)((uint32_t)c[1] | (uint32_t)c[2] << 8 | (uint32_t)c[3] << 16 |
+                                (uint32_t)c[4] << 24);
+
+        return rel > 0 && rel < 32;
+    }
+    if (n >= 3 && c[0] == 0x0f && c[1] == 0xae && c[2] == 0xe8)
+        i = 3;                                  /* lfence */
+    if (i < n && (c[i] == 0x2e || c[i] == 0x3e))
+        i++;
+    if (i < n && c[i] == 0x41)
+        i++;                                    /* r8-r15 */
+    return i + 1 < n && c[i] == 0xff && (c[i + 1] & 0xf8) == 0xe0;
+}
+
+/* The vCPU stopped in a thunk before its branch: step to its caller. */
+static bool step_out_of_thunk(const struct xu_orc_table *t, struct xu_mem *m, struct state *s)
+{
+    uint8_t code[8];
+    uint64_t ret;
+
+    if (xu_mem_read(m, s->pc, code, sizeof(code)) < 0 || !thunk_before_branch(code, sizeof(code)))
+        return false;
+    if (!return_address_at_sp(t, m, s, &ret))
+        return false;
+    s->pc = ret;
+    s->sp += 8;
+    s->exact = false;
+    return true;
+}
+
+/*
+ * Does the stack end at s, where an END_OF_STACK entry says it does?
+ * first: s is the vCPU's own state, not a caller's; there the mark may be a
+ * retpoline thunk's, entered by a call whose return address is at sp (near
+ * a stack's top too, in a handler on the IRQ stack): code there says so.
+ */
+static bool at_stack_end(const struct xu_orc_table *t, struct xu_mem *m, const struct state *s,
+                         bool first)
+{
+    bool user_half = s->sp >> 63 == 0;      /* user space, in every paging mode */
+    bool entry_stack = s->sp >= XU_ORC_CEA_START && s->sp < XU_ORC_CEA_END;
+    uint64_t align = entry_stack ? XU_ORC_ENTRY_STACK_ALIGN : XU_ORC_STACK_ALIGN;
+    uint64_t ret;
+
+    if (user_half)
+        return first;
+    if (((0 - s->sp) & (align - 1)) > XU_ORC_ROOT_SLACK)
+        return false;
+    /* at a stack's very top the word may lie past it, unmapped */
+    return !first || !return_address_at_sp(t, m, s, &ret);
+}
+
 static enum xu_walk_end end_of(enum xu_orc_stop why)
 {
     switch (why) {
@@ -229,6 +303,8 @@ static enum xu_walk_end end_of(enum xu_orc_stop why)
     case XU_ORC_STOP_USER_REGS:
     case XU_ORC_STOP_USER_MODE:
         return XU_WALK_CFI_ROOT;
+    case XU_ORC_STOP_END_MID_STACK:
+        return XU_WALK_NOT_ROOT;
     case XU_ORC_STOP_FAULT:
         return XU_WALK_UNMAPPED;
     case XU_ORC_STOP_DEPTH:
@@ -276,8 +352,14 @@ void xu_orc_walk(const struct xu_orc_table *t, struct xu_mem *m,
             why = XU_ORC_STOP_NO_ENTRY;
             break;
         }
+        if (e.type == XU_ORC_TYPE_END_OF_STACK && depth == 1 && depth < max_depth &&
+            step_out_of_thunk(t, m, &s)) {
+            pcs[depth++] = s.pc;
+            continue;
+        }
         if (e.type == XU_ORC_TYPE_END_OF_STACK) {
-            why = XU_ORC_STOP_END_OF_STACK;
+            why = at_stack_end(t, m, &s, depth == 1) ? XU_ORC_STOP_END_OF_STACK
+                                               : XU_ORC_STOP_END_MID_STACK;
             break;
         }
         if (e.type == XU_ORC_TYPE_UNDEFINED) {

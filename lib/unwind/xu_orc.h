@@ -50,8 +50,18 @@
  *   - rbp from the caller's frame (PREV_SP), from rbp (BP), or kept, or
  *     from the last full pt_regs;
  *   - END_OF_STACK (ret_from_fork, startup_64, the CPUs' entry code) ends
- *     the chain at a root; an UNDEFINED entry, or no entry, ends it as a
- *     bad frame.
+ *     the chain at a root where the stack ends: its sp within
+ *     XU_ORC_ROOT_SLACK below a task stack's top (the pt_regs every root
+ *     leaves there) or the entry stack's (the return to user mode's last
+ *     pops), and for the sampled PC itself no return address at sp (a
+ *     thunk's caller's); or, for the sampled PC, still user mode's sp
+ *     (syscall entry before its stack switch).  Elsewhere the mark is not
+ *     a root (XU_WALK_NOT_ROOT): before 6.4 one hint made both the end of
+ *     stack and "undefined here", and the indirect-branch thunks carry it
+ *     in mid-stack.  A vCPU stopped in a thunk before its branch (the code
+ *     at its PC, read from the guest) has its caller's return address at
+ *     sp: the walk steps to it and goes on.  An UNDEFINED entry, or no
+ *     entry, ends the walk as a bad frame.
  * A walk ends XU_WALK_CFI_ROOT at a root the tables mark (end of stack or
  * user-mode registers; vouched for afterwards like a CFI root) and when
  * the vCPU was in user mode (no kernel stack to walk).  Bounded: max_depth
@@ -60,8 +70,8 @@
  * the stack changes (an interrupt frame, SP_INDIRECT), at most
  * XU_ORC_MAX_SWITCHES times a walk.
  *
- * Modules' code has no entry here (their ORC is in the module, in guest
- * memory): a walk that reaches it ends as a bad frame.
+ * Modules' code has entries only in the tables chained after the kernel's
+ * (xu_orc_chain(), read from guest memory by xu_linux_modules_read_orc()).
  */
 #ifndef XU_ORC_H
 #define XU_ORC_H
@@ -79,6 +89,20 @@
 #define XU_ORC_HEADER_SIZE 20
 #define XU_ORC_MAX_FRAME (64ULL << 10)      /* kernel stacks are 16 KiB */
 #define XU_ORC_MAX_SWITCHES 4
+/* A root's stack pointer lies this close below a task stack's top: a
+ * struct pt_regs (168 bytes) is all that is left there at ret_from_fork and
+ * the boot CPU's start; a secondary CPU starts from its idle task's fork
+ * frame (pt_regs and a 56-byte inactive_task_frame: 224 bytes); FRED (6.9)
+ * adds 16 bytes of padding above.  Task stacks are 16 KiB, aligned to their
+ * size (32 KiB under KASAN: their top is a 16 KiB boundary too). */
+#define XU_ORC_ROOT_SLACK 256
+#define XU_ORC_STACK_ALIGN (16ULL << 10)
+/* The way back to user mode leaves the task stack for the CPU's entry
+ * (trampoline) stack, a page of the CPU entry area (the same half-TiB
+ * slot with 4- and 5-level paging), where it pops the last registers. */
+#define XU_ORC_CEA_START 0xfffffe0000000000ULL
+#define XU_ORC_CEA_END 0xfffffe8000000000ULL
+#define XU_ORC_ENTRY_STACK_ALIGN 4096ULL
 
 /* The base registers of sp_reg and bp_reg, numbered as the kernel does. */
 enum xu_orc_reg {
@@ -203,6 +227,7 @@ bool xu_orc_lookup(const struct xu_orc_table *t, uint64_t addr, struct xu_orc_en
 /* Why an ORC walk ended, in more detail than enum xu_walk_end. */
 enum xu_orc_stop {
     XU_ORC_STOP_END_OF_STACK = 0,   /* the tables mark the root */
+    XU_ORC_STOP_END_MID_STACK,      /* ... but the stack goes on: not a root */
     XU_ORC_STOP_USER_REGS,          /* a syscall, exception or interrupt from user mode */
     XU_ORC_STOP_USER_MODE,          /* the vCPU was in user mode */
     XU_ORC_STOP_NO_ENTRY,           /* the PC has no entry (a module, not kernel code) */

@@ -760,6 +760,143 @@ static void test_walk_ends(void **state)
     assert_int_equal(res.depth, 0);
 }
 
+/*
+ * An end-of-stack entry is a root only where the stack ends.  Before 6.4
+ * one hint made both that mark and "undefined here", and the retpoline
+ * thunks, called in mid-stack, carry it.
+ */
+static void test_walk_end_mid_stack(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t top = TASK_STACK + 0x4000;   /* a 16 KiB boundary */
+    struct stk s = { f, TASK_STACK + 0x2000 };
+    struct stk irq = { f, IRQ_STACK + STACK_BYTES - 64 };
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    uint64_t pcs[16];
+
+    /* stopped in the thunk, its caller's frame 2 KiB below a top */
+    regs_at(f, &regs, F_ROOT + 0x10, top - 0x800, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.end, XU_WALK_NOT_ROOT);
+    assert_int_equal(res.depth, 1);
+    assert_string_equal(xu_orc_stop_name(XU_ORC_STOP_END_MID_STACK),
+                        "end-of-stack mark in mid-stack");
+
+    /* the same mark with a pt_regs (168 bytes) left above sp: a root */
+    regs_at(f, &regs, F_ROOT + 0x10, top - 168, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    assert_int_equal(res.end, XU_WALK_CFI_ROOT);
+    regs_at(f, &regs, F_ROOT + 0x10, top - XU_ORC_ROOT_SLACK - 8, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+
+    /* near the top of an IRQ stack, but just called: a return address at sp */
+    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, top - 24, F_LEAF + 0x20), 0);
+    regs_at(f, &regs, F_ROOT + 0x10, top - 24, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    /* a user register saved there (rcx of a PV bounce frame): a root */
+    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, top - 24, 0x401000), 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+
+    /* the way back to user mode, on the CPU's entry stack: a root at its
+     * top, not 2 KiB below */
+    regs_at(f, &regs, F_ROOT + 0x10, 0xfffffe0000003000ULL - 48, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    regs_at(f, &regs, F_ROOT + 0x10, 0xfffffe0000003000ULL - 0x800, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    regs_at(f, &regs, F_ROOT + 0x10, 0xffffc90000003000ULL - 48, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+
+    /* entry code before its stack switch: user mode's sp, a root */
+    regs_at(f, &regs, F_ROOT + 0x10, 0x7ffc0000, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    assert_int_equal(res.end, XU_WALK_CFI_ROOT);
+
+    /* reached from a callee mid-stack: not a root, and the chain is kept */
+    push(&s, F_ROOT + 0x20);
+    regs_at(f, &regs, F_LEAF + 0x8, s.sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.end, XU_WALK_NOT_ROOT);
+    assert_int_equal(res.depth, 2);
+    assert_int_equal(pcs[1], F_ROOT + 0x20);
+
+    /* a kernel-mode interrupt frame whose sp is in the user half: only the
+     * vCPU's own sp may be user mode's */
+    push_regs(&irq, F_ROOT + 0x10, KERNEL_CS, 0x7ffc0000, 0, 0);
+    push(&irq, F_SYSCALL + 0x10);
+    regs_at(f, &regs, F_LEAF + 0x8, irq.sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 4);
+}
+
+/* Code bytes at addr (a text page the walk reads). */
+static void put_code(struct fixture *f, uint64_t addr, const uint8_t *code, size_t n)
+{
+    uint8_t b[8] = { 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc };
+    uint64_t w = 0;
+    size_t i;
+
+    memcpy(b, code, n < 8 ? n : 8);
+    for (i = 0; i < 8; i++)
+        w |= (uint64_t)b[i] << (8 * i);
+    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, addr, w), 0);
+}
+
+/*
+ * Stopped in a thunk (the tables' end-of-stack mark, called in mid-stack)
+ * before its branch: the caller's return address is at sp, and the walk
+ * goes on from it when the code at the PC is that branch.
+ */
+static void test_walk_thunk(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t top = TASK_STACK + 0x4000, thunk = F_ROOT + 0x40;
+    struct stk s = { f, top - 168 };
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    uint64_t pcs[16];
+    const uint64_t want[] = { thunk, F_LEAF + 0x20, F_ROOT + 0x20 };
+    const uint8_t lfence_jmp[] = { 0x0f, 0xae, 0xe8, 0xff, 0xe0 };     /* lfence; jmp *%rax */
+    const uint8_t jmp_r11[] = { 0x41, 0xff, 0xe3 };                    /* jmp *%r11 */
+    const uint8_t retpoline[] = { 0xe8, 0x06, 0x00, 0x00, 0x00 };      /* call .Ldo_rop */
+    const uint8_t nops[] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
+    const uint8_t far_call[] = { 0xe8, 0x00, 0x10, 0x00, 0x00 };
+
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, TEXT, 0x1000), 0);
+    push(&s, F_ROOT + 0x20);                /* ret_from_fork called the leaf */
+    push(&s, F_LEAF + 0x20);                /* which called the thunk */
+    regs_at(f, &regs, thunk, s.sp, 0);
+
+    put_code(f, thunk, lfence_jmp, sizeof(lfence_jmp));
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want, 3);
+    put_code(f, thunk, jmp_r11, sizeof(jmp_r11));
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want, 3);
+    put_code(f, thunk, retpoline, sizeof(retpoline));
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want, 3);
+    /* bounded: one frame only */
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 1, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 1);
+
+    /* other code there: the mark stands, and with a return address at sp
+     * it is not a root */
+    put_code(f, thunk, nops, sizeof(nops));
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 1);
+    put_code(f, thunk, far_call, sizeof(far_call));
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+
+    /* the branch, but no return address at sp (in mid-stack): nothing to
+     * step to, and no root */
+    put_code(f, thunk, lfence_jmp, sizeof(lfence_jmp));
+    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, top - 0x800, 0x401000), 0);
+    regs_at(f, &regs, thunk, top - 0x800, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 1);
+}
+
 /* Two stacks whose saved pointers name each other: every step switches,
  * and the switches are bounded. */
 static void test_walk_switch_loop(void **state)
@@ -988,6 +1125,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_walk_irq_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_registers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_ends, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_end_mid_stack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_thunk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_switch_loop, setup, teardown),
         cmocka_unit_test(test_debian_kernel),
     };
