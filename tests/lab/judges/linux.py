@@ -803,9 +803,10 @@ def judge_profile(d, sid, m):
 # read.
 MODULE_FN_RE = re.compile(r"^([\w-]+):([\w.$]+)$")
 MODULE_BARE_RE = re.compile(r"^\[module ([\w-]+)\]$")
-# x86-64's module area: MODULES_VADDR (0xffffffffa0000000, or 0xffffffffc0000000 with
-# KASLR's 1 GiB kernel image) to MODULES_END
-MODULE_AREA = (0xFFFFFFFFA0000000, 0xFFFFFFFFFF000000)
+# x86-64's module area: MODULES_VADDR to MODULES_END.  MODULES_VADDR is 0xffffffffc0000000
+# in Debian's kernel (RANDOMIZE_BASE makes KERNEL_IMAGE_SIZE 1 GiB; 0xffffffffa0000000
+# without it): below it lies the kernel's own image, which KASLR slides there on HVM.
+MODULE_AREA = (0xFFFFFFFFC0000000, 0xFFFFFFFFFF000000)
 READY_MODULES_RE = re.compile(r" modules=(\S+)")
 
 
