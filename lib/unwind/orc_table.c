@@ -183,10 +183,9 @@ static int cmp_raw(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The addresses of the entries, checked; sorted (with the kernel's
- * tie-break) when the file's are not (vmlinux before 5.6). */
-/* The entries' addresses into r, *kept of them: an entry outside the text is an
- * error, or left out where s->drop_outside says so. */
+/* The entries' addresses into r, *kept of them, checked: an entry outside
+ * the text is an error, or left out where s->drop_outside says so; sorted
+ * (with the kernel's tie-break) when the file's are not (vmlinux before 5.6). */
 static int addresses(const struct xu_orc_sections *s, const struct xu_orc_entry *e, size_t n,
                      struct raw *r, size_t *kept, char *err, size_t err_size)
 {

@@ -352,14 +352,13 @@ void xu_orc_walk(const struct xu_orc_table *t, struct xu_mem *m,
             why = XU_ORC_STOP_NO_ENTRY;
             break;
         }
-        if (e.type == XU_ORC_TYPE_END_OF_STACK && depth == 1 && depth < max_depth &&
-            step_out_of_thunk(t, m, &s)) {
-            pcs[depth++] = s.pc;
-            continue;
-        }
         if (e.type == XU_ORC_TYPE_END_OF_STACK) {
+            if (depth == 1 && depth < max_depth && step_out_of_thunk(t, m, &s)) {
+                pcs[depth++] = s.pc;
+                continue;
+            }
             why = at_stack_end(t, m, &s, depth == 1) ? XU_ORC_STOP_END_OF_STACK
-                                               : XU_ORC_STOP_END_MID_STACK;
+                                                     : XU_ORC_STOP_END_MID_STACK;
             break;
         }
         if (e.type == XU_ORC_TYPE_UNDEFINED) {

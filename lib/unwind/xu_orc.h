@@ -230,7 +230,7 @@ enum xu_orc_stop {
     XU_ORC_STOP_END_MID_STACK,      /* ... but the stack goes on: not a root */
     XU_ORC_STOP_USER_REGS,          /* a syscall, exception or interrupt from user mode */
     XU_ORC_STOP_USER_MODE,          /* the vCPU was in user mode */
-    XU_ORC_STOP_NO_ENTRY,           /* the PC has no entry (a module, not kernel code) */
+    XU_ORC_STOP_NO_ENTRY,           /* the PC has no entry (not code the tables cover) */
     XU_ORC_STOP_UNDEFINED,          /* the entry says the frame cannot be unwound */
     XU_ORC_STOP_NO_REGISTER,        /* it needs a register the walk does not know */
     XU_ORC_STOP_BAD_STACK,          /* the stack pointer did not rise, or jumped too far */

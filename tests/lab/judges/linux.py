@@ -17,9 +17,9 @@ What is judged is what xen-uniprof can do today:
     the kernel chains must end at a kernel entry (ENTRY_RE);
   * the user-mode share (check_user_share) of the running samples, charged as the guest's
     clocks charge them (charged_body: interrupt handling to what it interrupted, the
-    irq-off way out to user mode to user mode), within USER_SHARE_TOLERANCE_PP of perf's inside the
-    guest over the same window (TRUTH_WINDOW: the guest prints its accounting and perf's
-    report on its console when dom0 asks); the guest's own /proc/stat and its tasks'
+    irq-off way out to user mode to user mode), within USER_SHARE_TOLERANCE_PP of perf's
+    inside the guest over the same window (TRUTH_WINDOW: the guest prints its accounting
+    and perf's report on its console when dom0 asks); the guest's own /proc/stat and its tasks'
     utime / (utime + stime) are reported beside it (why not compared: check_user_share);
   * every sample names its task (the root frame "[task] comm/pid", "[idle]"), and each
     known task's share (TASKS, matched by pid) of the running samples of those tasks
@@ -98,12 +98,17 @@ def task_of(frames):
 # syscall entry, an exception's or an interrupt's entry (the asm stub, or on PV the upcall's
 # handler when the stub's frame ends the walk at the user registers it saved), a kernel
 # thread's ret_from_fork, or the idle loop's root on a CPU the kernel started; a sample
-# whose pc is in that entry code itself, or in its way back to user mode, is whole too
-# (swapgs_restore_regs_and_return_to_usermode is __irqentry_text_end to kallsyms).
-ENTRY_RE = re.compile(r"^(entry_SYSCALL_64\w*|xen_entry_SYSCALL_64\w*|entry_SYSRETQ\w*|"
-                      r"syscall_return_via_sysret|swapgs_restore_regs_and_return_to_usermode|"
-                      r"__irqentry_text_end|common_interrupt_return|"
-                      r"xenpv_restore_regs_and_return_to_usermode|asm_exc_\w+|xen_asm_exc_\w+|"
+# whose pc is in that entry code itself, or in its way back to user mode
+# (RETURN_STUBS), is whole too.
+# The entry code's own returns to user mode: its sysret path, and
+# swapgs_restore_regs_and_return_to_usermode, which kallsyms names by another label at its
+# address in Debian's 6.1 (__irqentry_text_end, common_interrupt_return).
+RETURN_STUBS = (r"entry_SYSRETQ_\w+|syscall_return_via_sysret|"
+                r"swapgs_restore_regs_and_return_to_usermode|__irqentry_text_end|"
+                r"common_interrupt_return|xenpv_restore_regs_and_return_to_usermode")
+ENTRY_RE = re.compile(r"^(entry_SYSCALL_64\w*|xen_entry_SYSCALL_64\w*|entry_SYSRETQ\w*|" +
+                      RETURN_STUBS +
+                      r"|asm_exc_\w+|xen_asm_exc_\w+|"
                       r"exc_xen_hypervisor_callback|asm_common_interrupt|asm_sysvec_\w+|"
                       r"error_entry|error_return|ret_from_fork\w*|startup_64|"
                       r"secondary_startup_64\w*|x86_64_start_\w+|xen_start_kernel|"
@@ -376,17 +381,11 @@ IRQ_ON_RE = re.compile(r"^(irqentry_exit\w*|__do_softirq|handle_softirqs|"
 # callees, the FPU's restore, the nohz flush; context tracking's entry to user mode with
 # all it calls).  Anything else below an exit function (schedule, signal delivery, task
 # work, syscall_exit_to_user_mode_prepare's tracing, the PV irq-enable path) may run with
-# interrupts on: such a sample is kept in the kernel.  The entry code's own returns are
-# in it too: its sysret path, and swapgs_restore_regs_and_return_to_usermode, which
-# kallsyms names by another label at its address in Debian's 6.1 (__irqentry_text_end,
-# common_interrupt_return); xen_iret returns to user mode only where its chain is whole
-# (returning to the kernel, its walk goes on into the interrupted code or ends
-# [incomplete]).
+# interrupts on: such a sample is kept in the kernel.  The entry code's own returns
+# (RETURN_STUBS) are exit functions too, and xen_iret where its chain is whole (returning
+# to the kernel, its end-of-stack mark is in mid-stack: the chain ends [incomplete]).
 EXIT_TO_USER_RE = re.compile(r"^(syscall_exit_to_user_mode|irqentry_exit_to_user_mode|"
-                             r"xen_iret|xenpv_restore_regs_and_return_to_usermode|"
-                             r"swapgs_restore_regs_and_return_to_usermode|"
-                             r"__irqentry_text_end|common_interrupt_return|"
-                             r"syscall_return_via_sysret|entry_SYSRETQ_\w+)$")
+                             r"xen_iret|" + RETURN_STUBS + r")$")
 OFF_TO_USER_RE = re.compile(r"^(exit_to_user_mode_prepare|rcu_nocb_flush_deferred_wakeup|"
                             r"switch_fpu_return|restore_fpregs_from_fpstate|"
                             r"fpregs_assert_state_consistent|amd_clear_divider)$")
@@ -573,9 +572,9 @@ def by_vcpu(stacks):
 def check_user_share(truth, perf, counts, r, reasons):
     """The user-mode share of the running samples (of the work's vCPU where the guest
     pinned its work), charged as the guest's clocks charge them (charged_body: interrupt
-    handling to what it interrupted, the irq-off way out to user mode to user mode), against perf's inside the guest over the same window:
-    the share of its cpu-clock samples (on the work's CPU, -C 1) taken in user mode, within
-    USER_SHARE_TOLERANCE_PP.
+    handling to what it interrupted, the irq-off way out to user mode to user mode),
+    against perf's inside the guest over the same window: the share of its cpu-clock
+    samples (on the work's CPU, -C 1) taken in user mode, within USER_SHARE_TOLERANCE_PP.
 
     The guest's own accounting is reported beside it, not compared: neither of the
     kernel's ways of splitting time into user and system holds up while a sampler pauses
