@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch/xu_arch.h"
 #include "record/record_priv.h"
@@ -77,13 +78,18 @@ enum xu_record_result xu_record_choose_output(const struct xu_record_config *job
 }
 
 /*
- * Find the symbol ELF: --elf, or from the domain's kernel.  Without one,
- * only the raw format (addresses, symbolised later) can be written.
+ * Find the symbol ELF: --elf, or from the domain's kernel.  Without a
+ * kernel file (*from_memory: a config with no kernel path, an HVM guest
+ * booted from its disk; or one whose file is gone, pygrub's copy deleted
+ * once the domain was built), the caller reads the running kernel's own
+ * image from the guest's memory once the target is open, or writes the raw
+ * format (addresses, symbolised later).
  */
 enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
                                              struct xu_domdir *dir, uint32_t domid,
                                              const struct xu_output_ops *fmt,
-                                             struct xu_elf_choice *choice, struct xu_log *log)
+                                             struct xu_elf_choice *choice, bool *from_memory,
+                                             struct xu_log *log)
 {
     /*
      * The guest's architecture is known only once its target is open (a
@@ -96,15 +102,17 @@ enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
     enum xu_record_result ec = XU_RECORD_OK;
     int rc;
 
+    *from_memory = false;
     if (!job->elf && xu_domdir_kernel_path(dir, domid, &kernel) == 0)
         cfg.kernel = kernel;
-    if (!cfg.elf && !cfg.kernel) {
-        if (fmt == &xu_output_raw)
-            goto out;
-        xu_error(log, "cannot tell which kernel domain %" PRIu32 " runs (%s knows no kernel "
-                 "path for it): pass the unstripped ELF with -e/--elf, or write -f raw and "
-                 "symbolise later with 'xen-uniprof convert'", domid, xu_domdir_name(dir));
-        ec = XU_RECORD_SYMBOLS;
+    if (!cfg.elf && (!cfg.kernel || access(cfg.kernel, F_OK) != 0)) {
+        if (cfg.kernel)
+            xu_info(log, "domain %" PRIu32 "'s kernel %s is gone (a bootloader's copy, "
+                    "deleted once the domain was built?)", domid, cfg.kernel);
+        else
+            xu_debug(log, "%s knows no kernel path for domain %" PRIu32 " (booted from its "
+                     "disk?)", xu_domdir_name(dir), domid);
+        *from_memory = true;
         goto out;
     }
     rc = xu_elf_find(&cfg, log, choice);

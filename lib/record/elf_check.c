@@ -17,11 +17,15 @@
 #include "symbols/xu_symbols.h"
 
 /* What the check found of a kernel relocated at boot, in one line. */
-static void say_slide(const char *path, const struct xu_elf_match *match, struct xu_log *log)
+static void say_slide(const char *path, const struct xu_elf_match *match, bool from_memory,
+                      struct xu_log *log)
 {
     if (!match->kaslr_anchors || (!match->slide_candidates && !match->slide_rejected))
         return;     /* not a kernel that moves, or a vCPU that says nothing (PV) */
-    if (match->verdict == XU_ELF_MATCH && match->slide != 0)
+    if (match->verdict == XU_ELF_MATCH && match->slide == 0 && from_memory)
+        xu_info(log, "KASLR: %s was read at the addresses it runs at: no slide to apply "
+                "(%s agrees)", path, xu_kaslr_source_name(match->slide_source));
+    else if (match->verdict == XU_ELF_MATCH && match->slide != 0)
         xu_info(log, "KASLR: %s runs 0x%" PRIx64 " bytes %s its link-time addresses "
                 "(slide from %s = 0x%" PRIx64 "), confirmed against guest memory (%s)", path,
                 match->slide > 0 ? (uint64_t)match->slide : -(uint64_t)match->slide,
@@ -63,7 +67,7 @@ bool xu_record_check_elf(const struct xu_elf_choice *elf, struct xu_target *t, s
                 path, t->domid, xu_elf_verdict_name(match.verdict));
         return true;
     }
-    say_slide(path, &match, log);
+    say_slide(path, &match, elf->source == XU_ELF_FROM_GUEST_MEMORY, log);
     if (match.verdict == XU_ELF_MATCH)
         *slide = match.slide;
     switch (match.verdict) {

@@ -20,8 +20,6 @@
 #include "target/xu_pause.h"
 #include "unwind/xu_orc.h"
 
-#define KPTI_USER_PGD (1ULL << 12)
-
 void xu_record_linux_image(const struct xu_elf_choice *elf, const struct xu_arch_ops *arch,
                            struct xu_linux_image *out)
 {
@@ -53,54 +51,6 @@ bool xu_record_module_layout(const struct xu_elf_choice *elf, const struct xu_li
     return true;
 }
 
-/* An online vCPU's registers, one in kernel mode if there is one (a PV
- * vCPU's user tables do not map the kernel), read in one short pause of
- * their own: only the page tables' root is wanted, which stays valid
- * after the pause. */
-static bool kernel_context(struct xu_target *t, struct xu_pause *pause, unsigned int nvcpus,
-                           struct xu_vcpu_regs *out)
-{
-    struct xu_vcpu_regs regs;
-    bool have = false;
-    unsigned int v;
-
-    if (xu_pause_take(pause) < 0)
-        return false;
-    for (v = 0; v < nvcpus && v < XU_MAX_VCPUS; v++) {
-        if (xu_target_vcpu_regs(t, v, &regs) < 0 || !regs.online)
-            continue;
-        if (!have || (regs.kernel_mode && !out->kernel_mode)) {
-            *out = regs;
-            have = true;
-        }
-        if (out->kernel_mode)
-            break;
-    }
-    if (xu_pause_release(pause) < 0)
-        return false;
-    return have;
-}
-
-/* The list read through regs' page tables, or through the kernel's half of a
- * page-table-isolated pair when a user-mode vCPU's cannot reach it. */
-static int read_through(struct xu_mem *m, struct xu_vcpu_regs *regs,
-                        int (*read)(struct xu_mem *m, void *ctx), void *ctx)
-{
-    int rc;
-
-    xu_mem_begin(m);
-    xu_mem_set_context(m, regs);
-    rc = read(m, ctx);
-    if (rc == -ENOENT && !regs->kernel_mode && !regs->mmu.root_hi &&
-        (regs->mmu.root & KPTI_USER_PGD)) {
-        regs->mmu.root &= ~KPTI_USER_PGD;
-        xu_mem_begin(m);
-        xu_mem_set_context(m, regs);
-        rc = read(m, ctx);
-    }
-    return rc;
-}
-
 struct read_job {
     const struct xu_linux_module_layout *l;
     struct xu_symtab *symtab, *mods;
@@ -126,7 +76,7 @@ static void names(struct xu_mem *m, struct xu_vcpu_regs *regs, struct read_job *
                   struct xu_log *log)
 {
     const struct xu_linux_modules_stats *st = &j->st;
-    int rc = read_through(m, regs, read_names, j);
+    int rc = xu_record_read_through(m, regs, read_names, j);
 
     if (rc < 0) {
         xu_info(log, "kernel modules are not named: the module list at %#" PRIx64 " cannot "
@@ -152,7 +102,7 @@ static void orc_tables(struct xu_mem *m, struct xu_vcpu_regs *regs, struct read_
                 "struct module");
         return;
     }
-    rc = read_through(m, regs, read_orc, j);
+    rc = xu_record_read_through(m, regs, read_orc, j);
     if (rc < 0) {
         xu_info(log, "walks end in module code: the module list at %#" PRIx64 " cannot be "
                 "read (%s)", j->l->modules, strerror(-rc));
@@ -172,7 +122,7 @@ void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pau
     struct read_job j = { .l = l, .symtab = symtab, .orc = orc };
     struct xu_vcpu_regs regs;
 
-    if (!kernel_context(t, pause, nvcpus, &regs)) {
+    if (!xu_record_kernel_context(t, pause, nvcpus, &regs)) {
         xu_info(log, "kernel modules are not read: no vCPU's page tables to read them through");
         return;
     }

@@ -222,6 +222,7 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     enum xu_record_result ec;
     int rc, target_open = 0, created = 0, created_paused = 0;
     bool recheck_elf = false;       /* the first ELF check could not be final */
+    bool from_memory = false;       /* no kernel file: symbols from the guest's memory */
     int64_t slide = 0;              /* a kernel relocated at boot: runtime - link time */
 
     xu_elf_choice_init(&elf);
@@ -261,10 +262,12 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
     }
     /* Symbols and unwind tables before the guest is touched: a stripped
      * ELF fails fast. */
-    ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, log);
-    if (ec != XU_RECORD_OK)
-        goto out;
-    ec = xu_record_choose_unwinder(job, &elf, &cfg, &unwind_table, log);
+    ec = xu_record_find_symbols(job, dir, entry.domid, fmt, &elf, &from_memory, log);
+    /* a raw recording keeps addresses, symbolised later from a file */
+    if (from_memory && fmt == &xu_output_raw && !job->live)
+        from_memory = false;
+    if (ec == XU_RECORD_OK && !from_memory)
+        ec = xu_record_choose_unwinder(job, &elf, &cfg, &unwind_table, log);
     if (ec != XU_RECORD_OK)
         goto out;
 
@@ -315,6 +318,18 @@ enum xu_record_result xu_record_run(const struct xu_record_config *job,
         xu_error(log, "out of memory");
         ec = XU_RECORD_FAILURE;
         goto out;
+    }
+    if (from_memory) {
+        /* the live view goes on by address without them, as it does without a file */
+        if (xu_record_symbols_from_memory(&target, mem, pause, info.max_vcpu_id + 1,
+                                          !job->live, &elf, log) != XU_RECORD_OK &&
+            !job->live) {
+            ec = XU_RECORD_SYMBOLS;
+            goto out;
+        }
+        ec = xu_record_choose_unwinder(job, &elf, &cfg, &unwind_table, log);
+        if (ec != XU_RECORD_OK)
+            goto out;
     }
     if (elf.path)
         recheck_elf = xu_record_check_elf(&elf, &target, mem, pause,

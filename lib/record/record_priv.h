@@ -15,6 +15,7 @@ struct xu_orc_table;
 struct xu_pause;
 struct xu_symtab;
 struct xu_target;
+struct xu_vcpu_regs;
 
 /* The format (-f, the output's extension, else svg) and the path (-o, else
  * "<domain_label><extension>", malloc'd into *path). */
@@ -23,12 +24,14 @@ enum xu_record_result xu_record_choose_output(const struct xu_record_config *job
                                               const struct xu_output_ops **ops, char **path,
                                               struct xu_log *log);
 
-/* The symbol ELF: --elf, or from the domain's kernel path.  Without one,
- * only the raw format can be written. */
+/* The symbol ELF: --elf, or from the domain's kernel path.  Without a
+ * kernel file (*from_memory), the symbols come from the guest's memory
+ * (xu_record_symbols_from_memory()), or the raw format is written. */
 enum xu_record_result xu_record_find_symbols(const struct xu_record_config *job,
                                              struct xu_domdir *dir, uint32_t domid,
                                              const struct xu_output_ops *fmt,
-                                             struct xu_elf_choice *choice, struct xu_log *log);
+                                             struct xu_elf_choice *choice, bool *from_memory,
+                                             struct xu_log *log);
 
 /* The ELF found before the target opened takes any machine; once the
  * target says the guest's architecture (a 32-bit guest of a 64-bit Xen
@@ -92,6 +95,32 @@ void xu_record_read_modules(struct xu_target *t, struct xu_mem *m, struct xu_pau
                             unsigned int nvcpus, const struct xu_linux_module_layout *l,
                             struct xu_symtab *symtab, struct xu_orc_table *orc,
                             struct xu_log *log);
+
+/*
+ * Reads of a Linux guest's kernel data with the guest running (its module
+ * list, its image from memory): xu_record_kernel_context() takes an online
+ * vCPU's registers, one in kernel mode if there is one, in one short pause
+ * of its own (false: none, or the pause failed); xu_record_read_through()
+ * runs read through their page tables, and again through the kernel's half
+ * of a page-table-isolated pair when a user-mode vCPU's gave -ENOENT.
+ */
+bool xu_record_kernel_context(struct xu_target *t, struct xu_pause *pause, unsigned int nvcpus,
+                              struct xu_vcpu_regs *out);
+int xu_record_read_through(struct xu_mem *m, struct xu_vcpu_regs *regs,
+                           int (*read)(struct xu_mem *m, void *ctx), void *ctx);
+
+/*
+ * The symbols of a domain whose kernel file dom0 does not have (no path in
+ * its config, or one a bootloader deleted), from the running kernel's image
+ * in its memory (xu_linux_memory_image.h), into elf as if found on disk;
+ * for an x86-64 guest, read outside the sampler's pauses.  XU_RECORD_OK, or
+ * XU_RECORD_SYMBOLS with one line saying why: an error when the caller
+ * cannot go on without (must), else a warning (its frames stay addresses).
+ */
+enum xu_record_result xu_record_symbols_from_memory(struct xu_target *t, struct xu_mem *m,
+                                                    struct xu_pause *pause, unsigned int nvcpus,
+                                                    bool must, struct xu_elf_choice *elf,
+                                                    struct xu_log *log);
 
 /* A backend's open/info failure, and a domain directory's, as a result (the
  * backend or the directory logged why). */

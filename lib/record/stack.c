@@ -37,6 +37,7 @@ struct run {
     struct xu_pause *pause;
     struct xu_target target;
     bool target_open;
+    bool from_memory;           /* no kernel file: symbols from its memory */
     struct xu_domain_info info;
     struct xu_mem *mem;
     void *unwind_table;
@@ -89,7 +90,7 @@ static enum xu_record_result open_live(struct run *r)
         return xu_record_result_for_domdir_error(rc);
     /* without an ELF the frames stay addresses, as in a raw trace */
     if (xu_record_find_symbols(&rec, r->dir, r->entry.domid, &xu_output_raw, &r->elf,
-                               r->log) != XU_RECORD_OK)
+                               &r->from_memory, r->log) != XU_RECORD_OK)
         return XU_RECORD_SYMBOLS;
     rc = env->guardian_start ?
          env->guardian_start(&r->guardian, backend, r->entry.domid, &r->pause_state, r->log) :
@@ -125,7 +126,8 @@ static void warn_no_pages(const struct xu_core_info *ci, const char *path, struc
 }
 #endif
 
-/* A core file: the core target, and the ELF only when -e names one. */
+/* A core file: the core target, and the ELF -e names, else a Linux kernel's image
+ * from the core's pages. */
 static enum xu_record_result open_core_file(struct run *r)
 {
 #ifdef XU_HAVE_CORE
@@ -147,7 +149,7 @@ static enum xu_record_result open_core_file(struct run *r)
         return XU_RECORD_FAILURE;
     }
     if (!r->job->elf) {
-        xu_info(r->log, "no -e: the frames are addresses");
+        r->from_memory = true;      /* a Linux kernel from the core's own pages */
         return XU_RECORD_OK;
     }
     fc.machine = ci.arch->elf_machine;
@@ -209,6 +211,10 @@ static enum xu_record_result prepare(struct run *r)
         xu_error(r->log, "out of memory");
         return XU_RECORD_FAILURE;
     }
+    /* no kernel file: the kernel in its memory, else addresses */
+    if (r->from_memory)
+        xu_record_symbols_from_memory(&r->target, r->mem, r->pause, r->nr_vcpus, false,
+                                      &r->elf, r->log);
     as_record_job(r->job, &rec);
     ec = xu_record_choose_unwinder(&rec, &r->elf, &r->sampler, &r->unwind_table, r->log);
     if (ec != XU_RECORD_OK)

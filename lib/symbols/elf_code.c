@@ -31,6 +31,8 @@ struct xu_elf_code {
     unsigned int nr_xen_entry;
     uint64_t *patched_call;     /* returns after calls the kernel patches in, sorted */
     size_t nr_patched_call;
+    struct xu_code_range freed[XU_ELF_CODE_MAX_FREED];  /* XU_ELF_FREED_CODE_SECTION */
+    unsigned int nr_freed;
 };
 
 /* Xen's ELF note types (xen/include/public/elfnote.h) and the legacy
@@ -138,6 +140,15 @@ static void read_xen_guest(struct xu_elf_code *c, Elf_Scn *scn)
     }
 }
 
+/* A section of code the guest freed (XU_ELF_FREED_CODE_SECTION), its range kept. */
+static void read_freed(struct xu_elf_code *c, const GElf_Shdr *sh)
+{
+    if ((sh->sh_flags & SHF_EXECINSTR) && sh->sh_size &&
+        sh->sh_addr + sh->sh_size > sh->sh_addr && c->nr_freed < XU_ELF_CODE_MAX_FREED)
+        c->freed[c->nr_freed++] = (struct xu_code_range){ sh->sh_addr,
+                                                          sh->sh_addr + sh->sh_size };
+}
+
 static void read_entries(struct xu_elf_code *c, Elf *elf)
 {
     Elf_Scn *scn = NULL;
@@ -149,8 +160,14 @@ static void read_entries(struct xu_elf_code *c, Elf *elf)
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
 
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+        if (!gelf_getshdr(scn, &sh))
             continue;
+        if (sh.sh_type == SHT_NOBITS) {
+            if (shstrndx && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+                strcmp(name, XU_ELF_FREED_CODE_SECTION) == 0)
+                read_freed(c, &sh);
+            continue;
+        }
         if (sh.sh_type == SHT_NOTE)
             read_notes(c, scn);
         else if (shstrndx && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
@@ -303,6 +320,14 @@ int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
         if ((slide > 0 && c->r[i].end + d < c->r[i].end) ||
             (slide < 0 && c->r[i].start + d > c->r[i].start))
             return -ERANGE;
+    for (i = 0; i < c->nr_freed; i++)
+        if ((slide > 0 && c->freed[i].end + d < c->freed[i].end) ||
+            (slide < 0 && c->freed[i].start + d > c->freed[i].start))
+            return -ERANGE;
+    for (i = 0; i < c->nr_freed; i++) {
+        c->freed[i].start += d;
+        c->freed[i].end += d;
+    }
     /* entries outside the code (a physical one, PVH's) name no code to move */
     if (in_code(c, c->entry))
         c->entry += d;
@@ -317,6 +342,16 @@ int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
     for (i = 0; i < c->nr_patched_call; i++)
         c->patched_call[i] += d;
     return 0;
+}
+
+bool xu_elf_code_freed(const struct xu_elf_code *c, uint64_t addr)
+{
+    unsigned int i;
+
+    for (i = 0; c && i < c->nr_freed; i++)
+        if (addr >= c->freed[i].start && addr < c->freed[i].end)
+            return true;
+    return false;
 }
 
 bool xu_elf_code_patched_call(const struct xu_elf_code *c, uint64_t ra)

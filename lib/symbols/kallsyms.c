@@ -343,8 +343,9 @@ static const char *read_addresses(const struct reader *r, const struct layout *L
     size_t n = L->n, q = L->num_syms, after = L->index + 2 * NTOKENS, o;
     const char *how;
 
-    /* before num_syms: offsets, then the base 8-aligned just before it */
-    if (q >= 16 + 4 * n) {
+    /* before num_syms: offsets, then the base 8-aligned just before it (the
+     * offsets may start the buffer: a .rodata that begins with them) */
+    if (q >= 8 + 4 * n) {
         size_t b = (q - 8) & ~(size_t)7, pad;
 
         for (pad = 0; pad < 8; pad += 4)        /* b is o + 4n rounded up to 8 */

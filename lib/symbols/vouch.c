@@ -184,7 +184,8 @@ static bool is_root(const struct xu_vouch *v, uint64_t addr)
 /*
  * Every return address of s follows a call, in the file's code or in what the
  * kernel patches into it at boot (a kernel module's code, which the file does
- * not hold, is taken on its walk's word): frames 1.. that are neither a
+ * not hold, and code the kernel freed after boot, which an image read from its
+ * memory does not hold, are taken on the walk's word): frames 1.. that are neither a
  * boundary marker nor the exact PC an event interrupted, nor the outermost
  * frame (last) when it is a root: where a thread's stack begins, its
  * "return address" may be one pushed by hand for unwinders to stop at
@@ -204,9 +205,11 @@ static bool returns_follow_calls(const struct xu_vouch *v, const struct xu_stack
             continue;
         const uint8_t *b;
 
-        /* a kernel module's code is not in the file: its walk (ORC's) stands */
+        /* a kernel module's code is not in the file, nor code the kernel freed
+         * after boot in an image read from its memory: the walk (ORC's) stands */
         if (xu_pc_is_pseudo(s->pcs[i]) || s->pcs[i - 1] == XU_PC_UPCALL ||
             xu_elf_code_patched_call(v->code, s->pcs[i]) ||
+            xu_elf_code_freed(v->code, s->pcs[i]) ||
             (v->symtab && xu_symtab_in_chained(v->symtab, s->pcs[i])))
             continue;
         b = xu_elf_code_before(v->code, s->pcs[i], n);

@@ -55,6 +55,18 @@ unsigned int xu_elf_code_machine(const struct xu_elf_code *c);
  */
 bool xu_elf_code_patched_call(const struct xu_elf_code *c, uint64_t ra);
 
+/*
+ * Code the guest had and freed, whose bytes no image holds: an image read from a
+ * running Linux kernel's memory (xu_linux_memory_image.h) names its init sections,
+ * freed after boot, by an SHT_NOBITS executable section of this name.  Its only
+ * frames left are those of the boot path that never returns (the boot CPU's idle
+ * task below rest_init), so a return address there is taken on its walk's word, as
+ * one in a kernel module's code.  At most XU_ELF_CODE_MAX_FREED such sections count.
+ */
+#define XU_ELF_FREED_CODE_SECTION ".xen-uniprof.freed-code"
+#define XU_ELF_CODE_MAX_FREED 4
+bool xu_elf_code_freed(const struct xu_elf_code *c, uint64_t addr);
+
 /* Move the code by slide bytes, a kernel relocated at boot (xu_kaslr.h):
  * ranges, bytes and entries then answer in the addresses the guest runs
  * at.  0, or -ERANGE (nothing moved) when that would wrap. */

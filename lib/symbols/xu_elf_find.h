@@ -32,6 +32,11 @@
  * ...) becomes the start file; other formats without such a sibling get
  * one line naming the format.
  *
+ * Without --elf and without a kernel file (the domain names none, or the file
+ * is gone: a bootloader's copy), the search is not made: the record run reads
+ * a Linux kernel's image from the guest's memory instead
+ * (xu_linux_memory_image.h; XU_ELF_FROM_GUEST_MEMORY).
+ *
  * --elf, when given, replaces the kernel as the start file: an explicit file
  * without symbols still gets its companions looked for, and the kernel path
  * from the domain is not consulted.  Every step that is tried is logged at
@@ -58,6 +63,7 @@ enum xu_elf_source {
     XU_ELF_FROM_BUILD_ID,       /* <debug_root>/.build-id/xx/yyyy.debug */
     XU_ELF_FROM_DEBUGLINK,      /* .gnu_debuglink */
     XU_ELF_FROM_DEBUGINFOD,     /* a debuginfod server, by build-id */
+    XU_ELF_FROM_GUEST_MEMORY,   /* the running kernel's image (xu_linux_memory_image.h) */
 };
 
 struct xu_elf_find_config {

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Linux guests (scenarios/linux.sh, linux-hvm.sh): Debian's own kernel, booted from its
-bzImage as a PV and a PVH domU, and as an HVM domU by the device model (KASLR on: the
-run must say the slide it found and confirmed), profiled by name with no --elf, against
-the guest's own accounting.
+bzImage as a PV and a PVH domU (PVH from a copy deleted once it was built, as pygrub
+leaves a domain: its symbols come from the guest's memory), and as an HVM domU by the
+device model (KASLR on: the run must say the slide it found and confirmed), profiled by
+name with no --elf, against the guest's own accounting.
 
 The guest runs its known work on its CPU 1 (nohz_full) and the profile is written
 --per-vcpu: the user share, the tasks' shares and perf's (-C 1) are compared on vCPU 1's
@@ -11,7 +12,8 @@ What is judged is what xen-uniprof can do today:
   * the run: exit 0, at least MIN_SAMPLES samples, the guest running afterwards and its
     console free of a kernel crash (a "shut down" that was a crash must not pass);
   * the symbols came from the image: xen-uniprof said it named the frames from the
-    kernel's own kallsyms tables in the bzImage the config names, and every sample taken
+    kernel's own kallsyms tables in the bzImage the config names (PVH: in the guest's
+    memory, its config's kernel being a copy deleted once it was built), and every sample taken
     in kernel mode has its pc named (no kernel address left as hex); the frames above
     it are counted by what they look like ("caller_frames"), and MIN_WHOLE_KERNEL_PCT of
     the kernel chains must end at a kernel entry (ENTRY_RE);
@@ -690,14 +692,24 @@ def check_tasks(stacks, truth, perf, r, reasons):
                                         g["own_share_of_tasks_pct"], TASK_SHARE_TOLERANCE_PP))
 
 
-def check_symbols(d, sid, r, reasons):
-    """xen-uniprof's own line on where the names came from: the bzImage, its kallsyms."""
+# Where each guest's names must come from (build-initramfs): PV and HVM name the bzImage
+# in their configs; PVH was built, as pygrub builds a domain, from a copy of it deleted
+# once the domain was built, so its names come from the kernel in the guest's memory.
+SYMBOLS_FROM = {"pv": ("/guests/linux/vmlinuz", "the bzImage's"),
+                "pvh": ("'s memory", "the kernel in the guest's memory and its"),
+                "hvm": ("/guests/linux/vmlinuz", "the bzImage's")}
+
+
+def check_symbols(d, sid, guest_type, r, reasons):
+    """xen-uniprof's own line on where the names came from (SYMBOLS_FROM): the kernel's
+    kallsyms, in the bzImage or in the guest's memory."""
     err = read_id(d, sid, ".stderr", "") or ""
     m = re.search(r"symbols: (.*)", err)
     r["symbols_line"] = m.group(0).strip() if m else None
-    if not m or "/guests/linux/vmlinuz" not in m.group(1) or "kallsyms" not in m.group(1):
-        reasons.append("xen-uniprof did not say it named the frames from the bzImage's "
-                       "kallsyms (%s)" % (r["symbols_line"] or "no 'symbols:' line"))
+    where, said = SYMBOLS_FROM[guest_type]
+    if not m or where not in m.group(1) or "kallsyms" not in m.group(1):
+        reasons.append("xen-uniprof did not say it named the frames from %s kallsyms (%s)"
+                       % (said, r["symbols_line"] or "no 'symbols:' line"))
     r["warnings"] = [l.strip() for l in err.splitlines() if "warning" in l.lower()][:10]
 
 
@@ -737,7 +749,7 @@ def judge_profile(d, sid, m):
     expect_rc(d, sid, rc, 0, reasons)
     check_console(d, guest, r, reasons)
     check_guest_after(d, sid, guest, r, reasons)
-    check_symbols(d, sid, r, reasons)
+    check_symbols(d, sid, m.group(1), r, reasons)
     check_kaslr(d, sid, m.group(1), r, reasons)
     st = tool_stats(d, sid)
     r.update({k: st.get(k) for k in ("rate_hz", "missed_deadlines", "paused_us",

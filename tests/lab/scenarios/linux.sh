@@ -4,9 +4,12 @@
 # loop, dd from /dev/urandom, a task that sleeps), judged by tests/lab/judges/linux.py
 # against the guest's own accounting.  Not in the default sets: tests/lab/run
 # --add-scenarios linux (scripts/test adds it under XU_TEST_ALL=1).
-#   linux-TYPE-profile   the guest by name with no --elf, as an admin would run it (its
-#                        config's kernel = the bzImage: xen-uniprof must find the symbols
-#                        in the image by itself), 40,000 samples (two vCPUs) at
+#   linux-TYPE-profile   the guest by name with no --elf, as an admin would run it (PV:
+#                        its config's kernel = the bzImage, xen-uniprof must find the
+#                        symbols in the image by itself; PVH: built, as pygrub builds a
+#                        domain, from a copy of the bzImage deleted once it was built, so
+#                        xen-uniprof must read the kernel's image from the guest's
+#                        memory), 40,000 samples (two vCPUs) at
 #                        $LAB_SHARE_FREQ split by vCPU and its state, --stats; the guest
 #                        runs its known work on its CPU 1; over the sampling (TRUTH_WINDOW, as in
 #                        the states set) the guest prints its /proc/stat cpu line and
@@ -31,7 +34,13 @@ LX_LIMIT=300
 for type in pv pvh; do
     g=linux-$type
     id=$g-profile
+    # PVH as a bootloader leaves a domain: built from a copy of the kernel, deleted after
+    if [ $type = pvh ]; then
+        mkdir -p /var/run/xen/boot-copy/$g
+        cp /guests/linux/vmlinuz /var/run/xen/boot-copy/$g/vmlinuz
+    fi
     guest_up $g $id $g-stack $g-top
+    rm -rf /var/run/xen/boot-copy/$g
     { selected $id || selected $g-stack || selected $g-top; } && linux_ready $g
     TRUTH_FN=linux_truth
     TRUTH_WINDOW="0.3 39.2"

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "mkkallsyms.h"
 #include "ratio_kernel.h"
 #include "record/record_priv.h"
 #include "record/xu_record.h"
@@ -998,6 +999,76 @@ static void test_kaslr_kernel_not_confirmed(void **state)
     assert_non_null(strstr(out, "0xffffffff82a00"));
 }
 
+/* The running kernel's kallsyms in the guest, slid: the ratio kernel's symbols, its
+ * syscall entry and the linker's marks, in a .rodata 2 MiB above its text. */
+static void put_slid_kallsyms(struct fixture *f)
+{
+    const uint64_t text = T + KASLR_SLIDE, ro = text + 0x200000;
+    struct mkks_sym s[RATIO_KERNEL_NSYMS + 5];
+    size_t i, n = 0, len = 0;
+    uint8_t *blob;
+    int pass;
+
+    for (pass = 0; pass < 2; pass++) {      /* the second knows where .rodata ends */
+        n = 0;
+        s[n++] = (struct mkks_sym){ "_text", text, 'T' };
+        for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
+            s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name,
+                                        ratio_kernel_syms[i].addr + KASLR_SLIDE, 'T' };
+        s[n++] = (struct mkks_sym){ "entry_SYSCALL_64", ENTRY_SYSCALL + KASLR_SLIDE, 'T' };
+        s[n++] = (struct mkks_sym){ "_etext", text + TEXT_LEN, 'T' };
+        s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };
+        s[n++] = (struct mkks_sym){ "__end_rodata", pass ? ro + 0x100 + len : ro, 'D' };
+        blob = mkkallsyms(s, n, MKKS_SEQS, 0, &len, NULL);
+        assert_non_null(blob);
+        if (pass)
+            break;
+        free(blob);
+    }
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, ro, 0x100 + len), 0);
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ro + 0x100, blob, len), 0);
+    free(blob);
+}
+
+/* A domain whose kernel file is gone (pygrub's copy, deleted once the domain was
+ * built): its symbols come from the kernel in its memory, at the addresses it runs
+ * at, and the profile is the one the file gives: every frame named, every stack
+ * complete. */
+static void test_kernel_from_memory(void **state)
+{
+    struct fixture *f = *state;
+    uint8_t text[TEXT_LEN];
+
+    write_kaslr_kernel(kernel_path, text, 0);
+    put_slid_text(f, text);
+    put_slid_kallsyms(f);
+    assert_int_equal(unlink(kernel_path), 0);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 0);
+    assert_non_null(strstr(f->cap.text, "vmlinux is gone (a bootloader's copy"));
+    assert_non_null(strstr(f->cap.text, "symbols: the kernel in domain 5's memory: 11 kallsyms "
+                                        "symbols"));
+    assert_non_null(strstr(f->cap.text, "text 0xffffffff82a00000-0xffffffff82a01000"));
+    assert_string_equal(slurp(f->out), folded_expected);
+    assert_non_null(strstr(slurp(f->stats), "\"walks\": {\"complete\": 10,"));
+}
+
+/* ... and one whose memory holds no kernel where an x86-64 kernel runs: one error
+ * that says so, nothing written, the guest left running. */
+static void test_kernel_from_memory_none(void **state)
+{
+    struct fixture *f = *state;
+
+    assert_int_equal(unlink(kernel_path), 0);
+    assert_int_equal(xu_record_run(&f->job, &f->env), XU_RECORD_SYMBOLS);
+    assert_int_equal(f->cap.errors, 1);
+    assert_non_null(strstr(f->cap.first_error, "cannot read domain 5's kernel from its memory: "
+                                               "the guest maps nothing where an x86-64 kernel "
+                                               "runs"));
+    assert_false(exists(f->out));
+}
+
 /* --unwind=orc insists on ORC tables: an ELF without them fails before
  * the guest is touched, naming what is missing. */
 static void test_orc_without_tables(void **state)
@@ -1128,6 +1199,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_orc_without_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_orc_kernel, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kaslr_kernel, setup_hvm_kaslr, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_from_memory, setup_hvm_kaslr, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_from_memory_none, setup_hvm, teardown),
         cmocka_unit_test_setup_teardown(test_kaslr_kernel_not_confirmed, setup_hvm_kaslr,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_create_adopts_the_creation_pause, setup, teardown),

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "mkcore.h"
+#include "mkkallsyms.h"
 #include "ratio_kernel.h"
 #include "record/xu_stack.h"
 #include "sim_guest.h"
@@ -34,6 +35,7 @@ struct capture {
     struct xu_log log;
     unsigned int errors, warnings;
     char first_error[512], first_warning[512];
+    char symbols[512];          /* the line that says where the symbols came from */
 };
 
 static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
@@ -44,6 +46,8 @@ static void cap_emit(void *ctx, enum xu_log_level level, const char *msg)
         snprintf(c->first_error, sizeof(c->first_error), "%s", msg);
     if (level == XU_LOG_WARN && c->warnings++ == 0)
         snprintf(c->first_warning, sizeof(c->first_warning), "%s", msg);
+    if (strncmp(msg, "symbols: ", 9) == 0)
+        snprintf(c->symbols, sizeof(c->symbols), "%s", msg);
 }
 
 struct fake_clock {
@@ -229,6 +233,76 @@ static void test_live_text(void **state)
     assert_int_equal(fake_guardian.starts, 1);
 }
 
+/* The ratio kernel as it runs, in the guest: its code at SIM_TEXT_BASE and its
+ * kallsyms (with the linker's marks) in a .rodata 2 MiB above. */
+static void put_kernel_in_memory(struct fixture *f)
+{
+    const uint64_t text = SIM_TEXT_BASE, ro = text + 0x200000;
+    struct mkks_sym s[RATIO_KERNEL_NSYMS + 4];
+    size_t i, n = 0, len = 0;
+    uint8_t *blob;
+    int pass;
+
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, text, 0x1000), 0);
+    for (i = 0; i < RATIO_KERNEL_NCALLS; i++)
+        assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ratio_kernel_calls[i].addr,
+                                      ratio_kernel_calls[i].bytes, ratio_kernel_calls[i].len),
+                         0);
+    for (pass = 0; pass < 2; pass++) {      /* the second knows where .rodata ends */
+        n = 0;
+        s[n++] = (struct mkks_sym){ "_text", text, 'T' };
+        for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
+            s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name, ratio_kernel_syms[i].addr,
+                                        'T' };
+        s[n++] = (struct mkks_sym){ "_etext", text + 0x1000, 'T' };
+        s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };
+        s[n++] = (struct mkks_sym){ "__end_rodata", pass ? ro + len : ro, 'D' };
+        blob = mkkallsyms(s, n, MKKS_SEQS, 0, &len, NULL);
+        assert_non_null(blob);
+        if (pass)
+            break;
+        free(blob);
+    }
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, ro, len), 0);
+    assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ro, blob, len), 0);
+    free(blob);
+}
+
+/* A domain dom0 has no kernel file for and no --elf: its vCPUs named from the
+ * kernel in its memory (a PV vCPU in kernel mode says where its text is), each
+ * walk complete, where without it they would be addresses. */
+static void test_live_from_memory(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.elf = NULL;
+    put_kernel_in_memory(f);
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 0);
+    assert_non_null(strstr(f->cap.symbols, "symbols: the kernel in domain 5's memory: 10 "
+                                           "kallsyms symbols"));
+    /* the read's pause took the first state, the ELF check's the second */
+    assert_non_null(strstr(f->text, "symbols: the kernel in domain 5's memory\n"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000410 function_2+0x10\n"));
+    assert_non_null(strstr(f->text, "#1  0xffffffff80000228 main_loop+0x28\n"));
+    assert_non_null(strstr(f->text, "#3  0xffffffff80000010 _start+0x10\n"));
+    assert_non_null(strstr(f->text, "walk ended: reached the root (complete)"));
+}
+
+/* Nothing there: a warning, and the frames stay addresses. */
+static void test_live_nothing_in_memory(void **state)
+{
+    struct fixture *f = *state;
+
+    f->job.elf = NULL;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 1);
+    assert_non_null(strstr(f->cap.first_warning, "cannot read domain 5's kernel from its memory"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000310 ??\n"));
+}
+
 /* -n 3: three pauses after the check's, each snapshot what the guest showed
  * at its pause. */
 static void test_snapshots(void **state)
@@ -270,12 +344,11 @@ static void test_no_domain(void **state)
 }
 
 /* The same guest as a core: the same frames, no pause, no guardian. */
-static void test_core(void **state)
+/* The simulated guest as an xl dump-core file, which the job then reads. */
+static void write_core(struct fixture *f)
 {
-    struct fixture *f = *state;
     struct mkcore mc = { .sim = f->g.sim, .nr_frames = 2304, .regs = f->first,
                          .nr_vcpus = 2 };
-    struct xu_sim_counters c;
     int fd;
 
     strcpy(f->core, "/tmp/xu-stack-core-XXXXXX");
@@ -285,6 +358,14 @@ static void test_core(void **state)
     assert_int_equal(mkcore_write(&mc, f->core), 0);
     f->job.domain = NULL;
     f->job.core = f->core;
+}
+
+static void test_core(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_sim_counters c;
+
+    write_core(f);
     assert_int_equal(run(f), XU_RECORD_OK);
     assert_non_null(strstr(f->text, "PV guest, 2 vCPU contexts"));
     assert_non_null(strstr(f->text, "vCPU 0: kernel mode, 64-bit"));
@@ -302,6 +383,24 @@ static void test_core(void **state)
     assert_int_equal(run(f), XU_RECORD_BAD_CORE);
     assert_int_equal(f->cap.errors, 1);
     assert_non_null(strstr(f->cap.first_error, "not an xl dump-core file"));
+}
+
+/* A core of a guest dom0 has no kernel file for, read with no -e: the kernel named
+ * from its image in the core's own pages, each walk complete. */
+static void test_core_kernel_from_memory(void **state)
+{
+    struct fixture *f = *state;
+
+    put_kernel_in_memory(f);
+    write_core(f);
+    f->job.elf = NULL;
+    assert_int_equal(run(f), XU_RECORD_OK);
+    assert_int_equal(f->cap.errors, 0);
+    assert_int_equal(f->cap.warnings, 0);
+    assert_non_null(strstr(f->cap.symbols, "'s memory: 10 kallsyms symbols"));
+    assert_non_null(strstr(f->text, "#0  0xffffffff80000310 function_1+0x10\n"));
+    assert_non_null(strstr(f->text, "#3  0xffffffff80000010 _start+0x10\n"));
+    assert_non_null(strstr(f->text, "walk ended: reached the root (complete)"));
 }
 
 /* A core with no page dumped (what Xen's arm toolstack writes): said once,
@@ -338,10 +437,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_live_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_live_from_memory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_live_nothing_in_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_live_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_domain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_core_kernel_from_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_core_no_pages, setup, teardown),
     };
 

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "mkelf.h"
+#include "symbols/xu_elf_code.h"
+#include "symbols/xu_elf_synth.h"
 #include "symbols/xu_vouch.h"
 
 #define TEXT        0x401000ULL
@@ -199,6 +201,37 @@ static void test_interrupted_pc_needs_no_call(void **state)
                              RET_IN_ENTRY };
 
     assert_int_equal(vouched(*state, pcs, 5, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+}
+
+/* An image read from a running kernel's memory names the code the kernel freed after
+ * boot (XU_ELF_FREED_CODE_SECTION): a return address there is taken on the walk's
+ * word, one past it or in a file without that section is not. */
+static void test_freed_code_on_the_walks_word(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t freed = TEXT + 0x10000;
+    const uint64_t through[] = { WORK + 3, freed + 0x10, RET_IN_ENTRY };
+    const uint64_t past[] = { WORK + 3, freed + 0x1000, RET_IN_ENTRY };
+    static uint8_t text[0x2000];
+    const struct xu_elf_synth_section secs[] = {
+        { ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, TEXT, text, sizeof(text) },
+        { XU_ELF_FREED_CODE_SECTION, SHT_NOBITS, SHF_ALLOC | SHF_EXECINSTR, freed, NULL,
+          0x1000 },
+    };
+    char *path;
+    int fd;
+
+    assert_int_equal(vouched(f, through, 3, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_CALL);
+    memcpy(text + (RET_IN_ENTRY - 5 - TEXT), call_rel32, 5);
+    assert_int_equal(xu_elf_synth_memfd(secs, 2, EM_X86_64, ENTRY, &fd, &path), 0);
+    xu_elf_code_free(f->code);
+    assert_int_equal(xu_elf_code_open(path, NULL, &f->code), 0);
+    close(fd);
+    free(path);
+    assert_true(xu_elf_code_freed(f->code, freed));
+    assert_false(xu_elf_code_freed(f->code, freed + 0x1000));
+    assert_int_equal(vouched(f, through, 3, XU_WALK_COMPLETE, NULL), XU_WALK_COMPLETE);
+    assert_int_equal(vouched(f, past, 3, XU_WALK_COMPLETE, NULL), XU_WALK_NOT_CALL);
 }
 
 static void test_other_ends_are_left_alone(void **state)
@@ -477,6 +510,7 @@ int main(void)
         T(test_roots_list_replaces_the_defaults),
         T(test_cfi_root_is_vouched_if_calls_check),
         T(test_interrupted_pc_needs_no_call),
+        T(test_freed_code_on_the_walks_word),
         T(test_other_ends_are_left_alone),
         T(test_totals_follow),
         T(test_env_from_elf),
