@@ -76,26 +76,51 @@ static uint64_t find_start(struct xu_mem *m, uint64_t anchor)
     return b;
 }
 
-/* Pages from start into buf (XU_LINUX_MEM_IMAGE_MAX bytes) until the gap, the window's
- * end or the bound; the length without the trailing unmapped pages. */
-static uint64_t read_pages(struct xu_mem *m, uint64_t start, uint8_t *buf, uint64_t *unmapped)
+/* Room for len more bytes at off in *buf (*cap bytes), grown by doubling up to
+ * XU_LINUX_MEM_IMAGE_MAX: an image is tens of MiB, a hostile guest's window no more. */
+static int room(uint8_t **buf, uint64_t *cap, uint64_t off, uint64_t len)
 {
-    uint64_t cap = XU_KASLR_X86_WINDOW_HI - start, off, gap = 0;
+    uint64_t want = *cap ? *cap : 8ULL << 20;
+    uint8_t *p;
 
-    if (cap > XU_LINUX_MEM_IMAGE_MAX)
-        cap = XU_LINUX_MEM_IMAGE_MAX;
+    if (off + len <= *cap)
+        return 0;
+    while (want < off + len)
+        want *= 2;
+    if (want > XU_LINUX_MEM_IMAGE_MAX)
+        want = XU_LINUX_MEM_IMAGE_MAX;
+    p = realloc(*buf, want);
+    if (!p)
+        return -ENOMEM;
+    *buf = p;
+    *cap = want;
+    return 0;
+}
+
+/* Pages from start into *buf until the gap, the window's end or the bound; the length
+ * without the trailing unmapped pages into *len.  0 or -ENOMEM. */
+static int read_pages(struct xu_mem *m, uint64_t start, uint8_t **buf, uint64_t *len,
+                      uint64_t *unmapped)
+{
+    uint64_t end = XU_KASLR_X86_WINDOW_HI - start, off, gap = 0, cap = 0;
+
+    if (end > XU_LINUX_MEM_IMAGE_MAX)
+        end = XU_LINUX_MEM_IMAGE_MAX;
     *unmapped = 0;
-    for (off = 0; off < cap && gap < XU_LINUX_MEM_IMAGE_GAP; off += PAGE) {
-        if (xu_mem_read(m, start + off, buf + off, PAGE) == 0) {
+    for (off = 0; off < end && gap < XU_LINUX_MEM_IMAGE_GAP; off += PAGE) {
+        if (room(buf, &cap, off, PAGE) < 0)
+            return -ENOMEM;
+        if (xu_mem_read(m, start + off, *buf + off, PAGE) == 0) {
             gap = 0;
             continue;
         }
-        memset(buf + off, 0, PAGE);
+        memset(*buf + off, 0, PAGE);
         gap += PAGE;
         *unmapped += PAGE;
     }
     *unmapped -= gap;
-    return off - gap;
+    *len = off - gap;
+    return 0;
 }
 
 /* Each want's range from kallsyms, kept only whole and in order inside [start, end). */
@@ -162,7 +187,7 @@ int xu_linux_memory_image_read(struct xu_mem *m, uint64_t anchor, int *fd, char 
     struct range r[NWANTS];
     char why[160];
     uint8_t *buf = NULL;
-    uint64_t len;
+    uint64_t len = 0;
     int rc;
 
     memset(out, 0, sizeof(*out));
@@ -173,13 +198,11 @@ int xu_linux_memory_image_read(struct xu_mem *m, uint64_t anchor, int *fd, char 
         snprintf(err, err_size, "the guest maps nothing where an x86-64 kernel runs");
         return -ENOENT;
     }
-    buf = malloc(XU_LINUX_MEM_IMAGE_MAX);
-    if (!buf) {
-        rc = -ENOMEM;
+    rc = read_pages(m, out->start, &buf, &len, &out->unmapped);
+    if (rc < 0) {
         snprintf(err, err_size, "out of memory");
         goto out;
     }
-    len = read_pages(m, out->start, buf, &out->unmapped);
     out->read = len;
     rc = xu_kallsyms_read(buf, len, &k, why, sizeof(why));
     if (rc < 0) {

@@ -43,7 +43,8 @@ What is judged is what xen-uniprof can do today:
     and also counted on their own, MIN_WHOLE_KERNEL_PCT of them ending at an entry;
   * reported only: the top kernel functions by xen-uniprof's self share, the tasks'
     own CPU times, xen-uniprof's completeness.
-linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack).
+linux-TYPE-stack: `stack GUEST --format json` of the running guest (judge_stack);
+linux-hvm-stack-memory: the same with the kernel file gone (judge_stack_memory).
 linux-TYPE-top: `top -b` of it, the tasks as rows (judge_top).
 What needs perf where the guest has none is listed under "pending", which the lab prints
 as PENDING lines: never a pass.
@@ -880,12 +881,14 @@ def check_modules(stacks, ready, r, reasons):
                                     list(through["other_roots"].items())[:4])))
 
 
-def judge_stack(d, sid, m):
+def judge_stack(d, sid, m, from_memory=False):
     """`xen-uniprof stack GUEST --format json` of the running guest: every online vCPU's
     frames in the kernel half named from the image (at the slide the HVM guest's kernel
     runs, which stack must have found and confirmed itself: its document's "slide"),
     each kernel-mode walk complete (through module code too), the guest running
-    afterwards."""
+    afterwards.  from_memory: the kernel file was gone, so the names must come from the
+    kernel in the guest's memory (its document's "elf"), read at the addresses it runs
+    at (slide 0, wherever KASLR put it)."""
     gtype = m.group(1)
     guest = "linux-" + gtype
     r, reasons, rc = begin(d, sid, guest=guest, guest_type=gtype, tool="xen-uniprof")
@@ -899,7 +902,11 @@ def judge_stack(d, sid, m):
         doc = {}
     # stack says the slide its ELF check confirmed in its document ("slide")
     r["slide"] = doc.get("slide")
-    if gtype == "hvm" and r["slide"] in (None, "0x0"):
+    r["elf"] = doc.get("elf")
+    if from_memory and ("'s memory" not in (r["elf"] or "") or r["slide"] != "0x0"):
+        reasons.append("stack did not name the kernel from the guest's memory at the "
+                       "addresses it runs at (elf %s, slide %s)" % (r["elf"], r["slide"]))
+    elif not from_memory and gtype == "hvm" and r["slide"] in (None, "0x0"):
         reasons.append("stack found no slide of the HVM guest's kernel (slide %s)"
                        % r["slide"])
     snaps = doc.get("snapshots") or [{}]
@@ -974,8 +981,14 @@ def judge_top(d, sid, m):
     return finish(r, reasons)
 
 
+def judge_stack_memory(d, sid, m):
+    """judge_stack once the guest's kernel file is gone: named from its memory."""
+    return judge_stack(d, sid, m, from_memory=True)
+
+
 JUDGES = [
     (r"linux-(pv|pvh|hvm)-profile", judge_profile),
     (r"linux-(pv|pvh|hvm)-stack", judge_stack),
+    (r"linux-(hvm)-stack-memory", judge_stack_memory),
     (r"linux-(pv|pvh)-top", judge_top),
 ]

@@ -13,6 +13,8 @@
 #                       scenarios/linux.sh
 #   linux-hvm-stack     then `xen-uniprof stack` of it, as in scenarios/linux.sh: its
 #                       "KASLR:" line too
+#   linux-hvm-stack-memory  the same with the kernel file moved away: named from the
+#                       kernel in the guest's memory
 # The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
 LXH_FREQ=$LAB_SHARE_FREQ
 LXH_SAMPLES=40000
@@ -24,8 +26,8 @@ LXH_READY_SECS=${LAB_LINUX_HVM_READY_SECS:-480}
 
 g=linux-hvm
 id=$g-profile
-guest_up $g $id $g-stack
-if selected $id || selected $g-stack; then
+guest_up $g $id $g-stack $g-stack-memory
+if selected $id || selected $g-stack || selected $g-stack-memory; then
     linux_hvm_console $g
     linux_ready $g "$LXH_READY_SECS"
 fi
@@ -40,6 +42,13 @@ selected $id && linux_answered $g $id
 # where every vCPU is now, its kernel named at the slide stack found and confirmed itself
 RUN_GUEST=$g
 run $g-stack xen-uniprof stack $g --format json
+# and once its kernel file is gone (upgraded in dom0, or a bootloader's copy): named from
+# the kernel in its memory, at the addresses KASLR put it
+if selected $g-stack-memory; then
+    mv /guests/linux/vmlinuz /guests/linux/vmlinuz.away
+    run $g-stack-memory xen-uniprof stack $g --format json
+    mv /guests/linux/vmlinuz.away /guests/linux/vmlinuz
+fi
 RUN_GUEST=
 LAB_MAX_SECONDS=$lxh_max
 guest_down $g
