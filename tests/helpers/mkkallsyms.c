@@ -13,7 +13,7 @@ struct blob {
 
 static void put(struct blob *b, const void *v, size_t n)
 {
-    if (b->failed)
+    if (b->failed || n == 0)    /* nothing to copy (a lead of 0: no buffer yet) */
         return;
     if (b->len + n > b->cap) {
         size_t cap = (b->cap + n) * 2;
