@@ -86,8 +86,8 @@ enum xu_record_result xu_record_symbols_from_memory(struct xu_target *t, struct 
     }
     if (!xu_record_kernel_context(t, pause, nvcpus, &regs)) {
         xu_logf(log, level, "cannot read domain %" PRIu32 "'s kernel from its memory: no "
-               "vCPU's page tables to read it through; pass the unstripped ELF with -e/--elf",
-               t->domid);
+                "vCPU's page tables to read it through; pass the unstripped ELF with -e/--elf",
+                t->domid);
         return XU_RECORD_SYMBOLS;
     }
     j.anchor = text_anchor(&regs);
@@ -95,13 +95,13 @@ enum xu_record_result xu_record_symbols_from_memory(struct xu_target *t, struct 
     rc = xu_record_read_through(m, &regs, read_image, &j);
     if (rc < 0) {
         xu_logf(log, level, "cannot read domain %" PRIu32 "'s kernel from its memory: %s; pass "
-               "the unstripped ELF with -e/--elf", t->domid, j.err);
+                "the unstripped ELF with -e/--elf", t->domid, j.err);
         return XU_RECORD_SYMBOLS;
     }
     rc = xu_symtab_open_flags(j.path, EM_X86_64, 0, log, &elf->symtab);
     if (rc < 0) {
         xu_logf(log, level, "no symbols in domain %" PRIu32 "'s kernel read from its memory "
-               "(%s); pass the unstripped ELF with -e/--elf", t->domid, strerror(-rc));
+                "(%s); pass the unstripped ELF with -e/--elf", t->domid, strerror(-rc));
         close(j.fd);
         free(j.path);
         return XU_RECORD_SYMBOLS;
