@@ -43,11 +43,9 @@ static int read_image(struct xu_mem *m, void *ctx)
  * in kernel mode; 0 when neither is in the kernel's window. */
 static uint64_t text_anchor(const struct xu_vcpu_regs *regs)
 {
-    if (regs->syscall_entry >= XU_KASLR_X86_WINDOW_LO &&
-        regs->syscall_entry < XU_KASLR_X86_WINDOW_HI)
+    if (xu_kaslr_x86_in_window(regs->syscall_entry))
         return regs->syscall_entry;
-    if (regs->kernel_mode && regs->ip >= XU_KASLR_X86_WINDOW_LO &&
-        regs->ip < XU_KASLR_X86_WINDOW_HI)
+    if (regs->kernel_mode && xu_kaslr_x86_in_window(regs->ip))
         return regs->ip;
     return 0;
 }

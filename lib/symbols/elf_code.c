@@ -309,6 +309,29 @@ unsigned int xu_elf_code_entries(const struct xu_elf_code *c, uint64_t *out)
     return n;
 }
 
+/* Whether one of the n ranges would wrap around the address space, moved by slide. */
+static bool ranges_wrap(const struct xu_code_range *r, unsigned int n, int64_t slide)
+{
+    uint64_t d = (uint64_t)slide;
+    unsigned int i;
+
+    for (i = 0; i < n; i++)
+        if ((slide > 0 && r[i].end + d < r[i].end) ||
+            (slide < 0 && r[i].start + d > r[i].start))
+            return true;
+    return false;
+}
+
+static void ranges_move(struct xu_code_range *r, unsigned int n, int64_t slide)
+{
+    unsigned int i;
+
+    for (i = 0; i < n; i++) {
+        r[i].start += (uint64_t)slide;
+        r[i].end += (uint64_t)slide;
+    }
+}
+
 int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
 {
     uint64_t d = (uint64_t)slide;
@@ -316,28 +339,16 @@ int xu_elf_code_relocate(struct xu_elf_code *c, int64_t slide)
 
     if (!c || slide == 0)
         return 0;
-    for (i = 0; i < c->n; i++)
-        if ((slide > 0 && c->r[i].end + d < c->r[i].end) ||
-            (slide < 0 && c->r[i].start + d > c->r[i].start))
-            return -ERANGE;
-    for (i = 0; i < c->nr_freed; i++)
-        if ((slide > 0 && c->freed[i].end + d < c->freed[i].end) ||
-            (slide < 0 && c->freed[i].start + d > c->freed[i].start))
-            return -ERANGE;
-    for (i = 0; i < c->nr_freed; i++) {
-        c->freed[i].start += d;
-        c->freed[i].end += d;
-    }
+    if (ranges_wrap(c->r, c->n, slide) || ranges_wrap(c->freed, c->nr_freed, slide))
+        return -ERANGE;
+    ranges_move(c->freed, c->nr_freed, slide);
     /* entries outside the code (a physical one, PVH's) name no code to move */
     if (in_code(c, c->entry))
         c->entry += d;
     for (i = 0; i < c->nr_xen_entry; i++)
         if (in_code(c, c->xen_entry[i]))
             c->xen_entry[i] += d;
-    for (i = 0; i < c->n; i++) {
-        c->r[i].start += d;
-        c->r[i].end += d;
-    }
+    ranges_move(c->r, c->n, slide);
     /* all inside the code just moved: none wraps */
     for (i = 0; i < c->nr_patched_call; i++)
         c->patched_call[i] += d;

@@ -61,8 +61,7 @@ static uint64_t find_start(struct xu_mem *m, uint64_t anchor)
     const uint64_t block = XU_KASLR_X86_ALIGN;
     uint64_t b;
 
-    if (anchor < XU_KASLR_X86_WINDOW_LO || anchor >= XU_KASLR_X86_WINDOW_HI ||
-        !mapped(m, anchor & ~(block - 1))) {
+    if (!xu_kaslr_x86_in_window(anchor) || !mapped(m, anchor & ~(block - 1))) {
         anchor = 0;
         for (b = XU_KASLR_X86_WINDOW_LO; b < XU_KASLR_X86_WINDOW_HI && !anchor; b += block)
             if (mapped(m, b))

@@ -44,6 +44,12 @@
 #define XU_KASLR_X86_WINDOW_HI 0xffffffffc0000000ULL
 #define XU_KASLR_X86_ALIGN     (2ULL << 20)
 
+/* An address inside that window. */
+static inline bool xu_kaslr_x86_in_window(uint64_t a)
+{
+    return a >= XU_KASLR_X86_WINDOW_LO && a < XU_KASLR_X86_WINDOW_HI;
+}
+
 enum xu_kaslr_source {
     XU_KASLR_NONE = 0,
     XU_KASLR_FROM_SYSCALL,      /* MSR_LSTAR against entry_SYSCALL_64 */
