@@ -171,3 +171,15 @@ uint8_t *mkkallsyms(const struct mkks_sym *syms, size_t n, unsigned int flags, s
     *len = b.len;
     return b.p;
 }
+
+uint8_t *mkkallsyms_ending(struct mkks_sym *syms, size_t n, unsigned int flags, size_t end,
+                           uint64_t at, uint64_t round, size_t *len)
+{
+    uint8_t *blob = mkkallsyms(syms, n, flags, 0, len, NULL);
+
+    if (!blob)
+        return NULL;
+    free(blob);
+    syms[end].addr = (at + *len + round - 1) & ~(round - 1);
+    return mkkallsyms(syms, n, flags, 0, len, NULL);
+}

@@ -33,4 +33,12 @@ struct mkks_layout {
 uint8_t *mkkallsyms(const struct mkks_sym *syms, size_t n, unsigned int flags, size_t lead,
                     size_t *len, struct mkks_layout *lay);
 
+/*
+ * The same, no lead, for tables laid at guest address at whose own symbol syms[end]
+ * (a kernel's __end_rodata) says where they end, rounded up to round (a power of
+ * two; 1: exactly): its address is set, which the blob's size does not depend on.
+ */
+uint8_t *mkkallsyms_ending(struct mkks_sym *syms, size_t n, unsigned int flags, size_t end,
+                           uint64_t at, uint64_t round, size_t *len);
+
 #endif

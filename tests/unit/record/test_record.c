@@ -1007,24 +1007,17 @@ static void put_slid_kallsyms(struct fixture *f)
     struct mkks_sym s[RATIO_KERNEL_NSYMS + 5];
     size_t i, n = 0, len = 0;
     uint8_t *blob;
-    int pass;
 
-    for (pass = 0; pass < 2; pass++) {      /* the second knows where .rodata ends */
-        n = 0;
-        s[n++] = (struct mkks_sym){ "_text", text, 'T' };
-        for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
-            s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name,
-                                        ratio_kernel_syms[i].addr + KASLR_SLIDE, 'T' };
-        s[n++] = (struct mkks_sym){ "entry_SYSCALL_64", ENTRY_SYSCALL + KASLR_SLIDE, 'T' };
-        s[n++] = (struct mkks_sym){ "_etext", text + TEXT_LEN, 'T' };
-        s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };
-        s[n++] = (struct mkks_sym){ "__end_rodata", pass ? ro + 0x100 + len : ro, 'D' };
-        blob = mkkallsyms(s, n, MKKS_SEQS, 0, &len, NULL);
-        assert_non_null(blob);
-        if (pass)
-            break;
-        free(blob);
-    }
+    s[n++] = (struct mkks_sym){ "_text", text, 'T' };
+    for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
+        s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name,
+                                    ratio_kernel_syms[i].addr + KASLR_SLIDE, 'T' };
+    s[n++] = (struct mkks_sym){ "entry_SYSCALL_64", ENTRY_SYSCALL + KASLR_SLIDE, 'T' };
+    s[n++] = (struct mkks_sym){ "_etext", text + TEXT_LEN, 'T' };
+    s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };
+    s[n++] = (struct mkks_sym){ "__end_rodata", ro, 'D' };
+    blob = mkkallsyms_ending(s, n, MKKS_SEQS, n - 1, ro + 0x100, 1, &len);
+    assert_non_null(blob);
     assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, ro, 0x100 + len), 0);
     assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ro + 0x100, blob, len), 0);
     free(blob);

@@ -127,9 +127,10 @@ static void put(struct fixture *f, uint64_t va, const void *p, size_t len)
     assert_int_equal(xu_sim_write(f->g.sim, f->g.root, va, p, len), 0);
 }
 
-/* The kernel's linker symbols and two functions, by address. */
-static size_t kernel_syms(const struct damage *d, const struct where *w, uint64_t end_rodata,
-                          struct mkks_sym *s)
+/* The kernel's linker symbols and two functions, by address; *end: __end_rodata's
+ * index, whose address (here where kallsyms starts) mkkallsyms_ending() sets. */
+static size_t kernel_syms(const struct damage *d, const struct where *w, struct mkks_sym *s,
+                          size_t *end)
 {
     size_t n = 0;
 
@@ -147,7 +148,8 @@ static size_t kernel_syms(const struct damage *d, const struct where *w, uint64_
     s[n++] = (struct mkks_sym){ "__start_BTF", w->ro + 0x40, 'R' };
     if (!d->stop_btf)
         s[n++] = (struct mkks_sym){ "__stop_BTF", w->ro + 0x40 + BTF_LEN, 'R' };
-    s[n++] = (struct mkks_sym){ "__end_rodata", end_rodata, 'D' };
+    *end = n;
+    s[n++] = (struct mkks_sym){ "__end_rodata", w->ro + 0x100, 'D' };
     s[n++] = (struct mkks_sym){ "__start_orc_unwind_ip", w->orc, 'R' };
     s[n++] = (struct mkks_sym){ "__stop_orc_unwind_ip", w->orc + 8, 'R' };
     if (!d->no_orc_unwind)
@@ -161,8 +163,7 @@ static size_t kernel_syms(const struct damage *d, const struct where *w, uint64_
 }
 
 /* The crafted kernel's parts: text, notes, BTF, ORC, and its kallsyms (malloc'd,
- * *len bytes) with *end_rodata.  The sizes do not depend on the addresses, so the
- * blob is made once to learn where .rodata ends, then for real. */
+ * ks_len bytes at .rodata + 0x100), .rodata ending at the page after them. */
 struct parts {
     uint8_t text[TEXT_LEN], note[NOTES_LEN], btf[BTF_LEN], orc[20];
     uint8_t *ks;
@@ -175,7 +176,7 @@ static void make_parts(const struct damage *d, const struct where *w, struct par
     static const uint8_t orc[20] = { 0, 0, 0, 0, 0x10, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
                                      10, 11, 12 };
     struct mkks_sym s[24];
-    size_t i;
+    size_t i, n, end;
 
     for (i = 0; i < TEXT_LEN; i++)
         p->text[i] = (uint8_t)(i * 7 + 3);
@@ -188,13 +189,10 @@ static void make_parts(const struct damage *d, const struct where *w, struct par
     p->end_rodata = w->ro + 0x1000;
     if (d->no_kallsyms)
         return;
-    p->ks = mkkallsyms(s, kernel_syms(d, w, w->ro + 0x100, s), MKKS_SEQS, 0, &p->ks_len, NULL);
+    n = kernel_syms(d, w, s, &end);
+    p->ks = mkkallsyms_ending(s, n, MKKS_SEQS, end, w->ro + 0x100, 0x1000, &p->ks_len);
     assert_non_null(p->ks);
-    free(p->ks);
-    p->end_rodata = (w->ro + 0x100 + p->ks_len + 0xfff) & ~0xfffULL;
-    p->ks = mkkallsyms(s, kernel_syms(d, w, p->end_rodata, s), MKKS_SEQS, 0, &p->ks_len,
-                       NULL);
-    assert_non_null(p->ks);
+    p->end_rodata = s[end].addr;
 }
 
 /* The crafted kernel into the guest. */
