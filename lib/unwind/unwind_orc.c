@@ -13,6 +13,7 @@
 #include <elf.h>
 
 #include "arch/xu_arch.h"
+#include "unwind/orc_stubs.h"
 #include "unwind/xu_orc.h"
 
 /* struct pt_regs of x86-64, in bytes: the registers an entry may name,
@@ -232,46 +233,60 @@ static bool return_address_at_sp(const struct xu_orc_table *t, struct xu_mem *m,
     return xu_mem_read_u64(m, s->sp, ret) == 0 && xu_orc_lookup(t, *ret - 1, &e, NULL);
 }
 
-/*
- * Linux's indirect-branch thunks (__x86_indirect_thunk_REG) as the running
- * kernel has them after its alternatives: "jmp *%reg", with lfence (and a
- * branch hint) before it, or the retpoline, whose first instruction calls a
- * few bytes on.  Until that jump or call the thunk's caller's return address
- * is at sp: a frame the tables mark end-of-stack (undefined, from 6.4).
- */
-static bool thunk_before_branch(const uint8_t *c, size_t n)
+/* The native entry a PV stub jumps to takes an interrupt frame at sp. */
+static bool takes_interrupt_frame(const struct xu_orc_table *t, uint64_t pc)
 {
-    size_t i = 0;
+    struct xu_orc_entry e;
 
-    if (n >= 5 && c[0] == 0xe8) {
-        int32_t rel = (int32_t)((uint32_t)c[1] | (uint32_t)c[2] << 8 | (uint32_t)c[3] << 16 |
-                                (uint32_t)c[4] << 24);
-
-        return rel > 0 && rel < 32;
-    }
-    if (n >= 3 && c[0] == 0x0f && c[1] == 0xae && c[2] == 0xe8)
-        i = 3;                                  /* lfence */
-    if (i < n && (c[i] == 0x2e || c[i] == 0x3e))
-        i++;
-    if (i < n && c[i] == 0x41)
-        i++;                                    /* r8-r15 */
-    return i + 1 < n && c[i] == 0xff && (c[i + 1] & 0xf8) == 0xe0;
+    return xu_orc_lookup(t, pc, &e, NULL) &&
+           (e.type == XU_ORC_TYPE_REGS || e.type == XU_ORC_TYPE_REGS_PARTIAL);
 }
 
-/* The vCPU stopped in a thunk before its branch: step to its caller. */
-static bool step_out_of_thunk(const struct xu_orc_table *t, struct xu_mem *m, struct state *s)
+/*
+ * The vCPU stopped in a stub the tables mark end-of-stack (orc_stubs.h):
+ * step as its code says.  false when the code is no stub or its frame does
+ * not hold (s unchanged).  true with *why XU_ORC_STOP_USER_REGS when the
+ * iret frame returns to user mode (the root); else s is moved on, to a
+ * frame of its own (*new_frame: THUNK, PV_IRET's interrupted code, then
+ * *interrupted) or to the code the stub enters (PV_TRAP: the same frame).
+ */
+static bool step_out_of_stub(const struct xu_orc_table *t, struct xu_mem *m, struct state *s,
+                             bool *new_frame, bool *interrupted, enum xu_orc_stop *why)
 {
-    uint8_t code[8];
+    uint8_t code[XU_ORC_STUB_CODE];
+    struct xu_orc_stub stub;
+    struct xu_orc_entry e = { .sp_reg = XU_ORC_REG_SP, .type = XU_ORC_TYPE_REGS_PARTIAL };
+    struct state next = *s;
     uint64_t ret;
 
-    if (xu_mem_read(m, s->pc, code, sizeof(code)) < 0 || !thunk_before_branch(code, sizeof(code)))
+    *new_frame = *interrupted = false;
+    if (xu_mem_read(m, s->pc, code, sizeof(code)) < 0)
         return false;
-    if (!return_address_at_sp(t, m, s, &ret))
+    switch (xu_orc_stub_decode(code, sizeof(code), s->pc, &stub)) {
+    case XU_ORC_STUB_THUNK:
+        if (!return_address_at_sp(t, m, s, &ret))
+            return false;
+        s->pc = ret;
+        s->sp += 8;
+        s->exact = false;
+        *new_frame = true;
+        return true;
+    case XU_ORC_STUB_PV_TRAP:
+        if (!takes_interrupt_frame(t, stub.target))
+            return false;
+        s->pc = stub.target;
+        s->sp += 8 * stub.pops;
+        return true;
+    case XU_ORC_STUB_PV_IRET:
+        e.sp_offset = (int16_t)stub.frame;
+        if (!step(t, m, &next, &e, interrupted, why))
+            return *why == XU_ORC_STOP_USER_REGS;
+        *s = next;
+        *new_frame = true;
+        return true;
+    default:
         return false;
-    s->pc = ret;
-    s->sp += 8;
-    s->exact = false;
-    return true;
+    }
 }
 
 /*
@@ -324,6 +339,7 @@ void xu_orc_walk(const struct xu_orc_table *t, struct xu_mem *m,
     struct state s = { .pc = regs->ip, .sp = regs->sp, .bp = regs->fp, .exact = true };
     unsigned int depth = 0;
     enum xu_orc_stop why;
+    bool stepped_stub = false, interrupted;
 
     if (max_depth == 0) {
         why = XU_ORC_STOP_DEPTH;
@@ -344,7 +360,6 @@ void xu_orc_walk(const struct xu_orc_table *t, struct xu_mem *m,
     }
     for (;;) {
         struct xu_orc_entry e;
-        bool interrupted;
 
         /* a return address follows its call: pc - 1 is still in the
          * caller's call instruction (which may end a noreturn function) */
@@ -353,9 +368,25 @@ void xu_orc_walk(const struct xu_orc_table *t, struct xu_mem *m,
             break;
         }
         if (e.type == XU_ORC_TYPE_END_OF_STACK) {
-            if (depth == 1 && depth < max_depth && step_out_of_thunk(t, m, &s)) {
-                pcs[depth++] = s.pc;
-                continue;
+            bool new_frame;
+
+            /* once: a stub's step leads to the code it enters or returns to */
+            if (depth == 1 && !stepped_stub) {
+                stepped_stub = true;
+                why = XU_ORC_STOP_END_MID_STACK;
+                if (step_out_of_stub(t, m, &s, &new_frame, &interrupted, &why)) {
+                    if (why == XU_ORC_STOP_USER_REGS)
+                        break;
+                    if (depth + interrupted + new_frame > max_depth) {
+                        why = XU_ORC_STOP_DEPTH;
+                        break;
+                    }
+                    if (interrupted)
+                        pcs[depth++] = XU_PC_UPCALL;
+                    if (new_frame)
+                        pcs[depth++] = s.pc;
+                    continue;
+                }
             }
             why = at_stack_end(t, m, &s, depth == 1) ? XU_ORC_STOP_END_OF_STACK
                                                      : XU_ORC_STOP_END_MID_STACK;

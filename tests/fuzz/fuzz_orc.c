@@ -11,10 +11,14 @@
  *   hash     20 bytes of .orc_header, when the header's flags say so
  *   ip       nentries s32 (.orc_unwind_ip, placed just after the text)
  *   orc      nentries 6-byte entries (.orc_unwind)
- *   stack    the rest: the top of the vCPU's stack
+ *   stack    the rest: the top of the vCPU's stack, whose first
+ *            CODE_BYTES are also the code at the vCPU's pc (what the walk
+ *            decodes where the tables mark the end of the stack,
+ *            orc_stubs.c)
  *
  * whose tables, when they check out, drive the ORC walk over the stack on
- * the simulated guest, directly and through the unwinder seam.
+ * the simulated guest, directly and through the unwinder seam.  The stub
+ * decoder is also given the stack bytes as they are, at every offset.
  */
 #include "config.h"
 
@@ -24,6 +28,7 @@
 #include "fuzz.h"
 #include "sim_guest.h"
 #include "mem/xu_mem.h"
+#include "unwind/orc_stubs.h"
 #include "unwind/xu_orc.h"
 #include "unwind/xu_unwind.h"
 
@@ -34,6 +39,7 @@
 #define OTHER_STACK (SIM_STACK_BASE + 0x200000ULL)
 #define MAX_DEPTH 64
 #define LOOKUPS 64
+#define CODE_BYTES 32
 
 struct in_header {
     uint8_t flags;              /* bits 0-1 layout (3: from version/entries), 2 hash
@@ -94,6 +100,15 @@ static struct xu_orc_table *tables(const struct in_header *h, const uint8_t **p,
     return t;
 }
 
+static void stubs(const uint8_t *code, size_t len)
+{
+    struct xu_orc_stub stub;
+    size_t i;
+
+    for (i = 0; i < len && i < CODE_BYTES; i++)
+        xu_orc_stub_decode(code + i, len - i, TEXT + i, &stub);
+}
+
 static void walk(const struct in_header *h, const struct xu_orc_table *t, const uint8_t *stack,
                  size_t len)
 {
@@ -113,7 +128,10 @@ static void walk(const struct in_header *h, const struct xu_orc_table *t, const 
         len = STACK_LEN;
     if (xu_sim_map_range(g.sim, g.root, STACK, STACK_LEN) < 0 ||
         xu_sim_map_range(g.sim, g.root, OTHER_STACK, 0x2000) < 0 ||
+        xu_sim_map_range(g.sim, g.root, TEXT, TEXT_LEN + 0x1000) < 0 ||
         (len && xu_sim_write(g.sim, g.root, top - len, stack, len) < 0) ||
+        (len && xu_sim_write(g.sim, g.root, TEXT + h->ip % TEXT_LEN, stack,
+                             len < CODE_BYTES ? len : CODE_BYTES) < 0) ||
         xu_sim_target_open(g.sim, &target, NULL) < 0)
         goto out;
     m = xu_mem_new(&target, NULL);
@@ -159,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     t = tables(&h, &p, &left);
     if (!t)
         return 0;
+    stubs(p, left);
     walk(&h, t, p, left);
     xu_orc_free(t);
     return 0;

@@ -66,6 +66,12 @@ def seed(layout_flags, version, ip_off, sp_below_top, stack_words, hash_=None, u
     return head + (hash_ or b"") + ip + orc + stack
 
 
+def code(b):
+    """Code bytes as the stack words that also hold them: 32 bytes, int3 after."""
+    b = b + b"\xcc" * (32 - len(b))
+    return list(struct.unpack("<4Q", b))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -77,6 +83,12 @@ def main():
     pt[16], pt[17], pt[19] = 0x401000, 0x33, 0x7ffc0000
     user_syscall = [TEXT + 0x410] + pt
     irq_switch = [TEXT + 0x620, top - 16, TEXT + 0x20]
+    # a vCPU stopped in Xen PV's stubs, the end-of-stack mark at 0x080 and 0x0c0: the
+    # stack's first 32 bytes are also the code there (fuzz_orc.c)
+    trap = code(bytes([0x59, 0x41, 0x5b, 0xe9]) + struct.pack("<i", 0x500 - (0x080 + 8)))
+    trap_from_user = trap + [0x22, 0x11, 0, 0x401000, 0x33, 0x246, 0x7ffc0000, 0xe02b]
+    iret = code(bytes([0x6a, 0, 0x51, 0x41, 0x53, 0x50, 0xb8, 23, 0, 0, 0, 0x0f, 0x05]))
+    iret_to_kernel = iret + [TEXT + 0x110, 0x10, 0x246, top - 16, 0, TEXT + 0x20, 0]
     seeds = {
         "call_chain_6_4": seed(2, 0, 0x110, 8 * len(call_chain), call_chain),
         "call_chain_4_14": seed(0, 0x601, 0x110, 8 * len(call_chain), call_chain),
@@ -84,6 +96,8 @@ def main():
         "syscall_from_user_6_3": seed(1, 0x603, 0x108, 8 * len(user_syscall), user_syscall),
         "irq_stack_header": seed(3, 0x604, 0x108, 8 * len(irq_switch), irq_switch, HASH_6_4),
         "user_mode": seed(2, 0, 0x10, 8, [0], user=True),
+        "pv_trap_from_user_6_1": seed(0, 0x601, 0x080, 8 * 8, trap_from_user),
+        "pv_iret_to_kernel_6_1": seed(0, 0x601, 0x0c0, 8 * 7, iret_to_kernel),
     }
     for name, data in seeds.items():
         with open(os.path.join(out, name), "wb") as f:

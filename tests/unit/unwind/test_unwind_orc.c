@@ -829,17 +829,19 @@ static void test_walk_end_mid_stack(void **state)
     assert_int_equal(res.depth, 4);
 }
 
-/* Code bytes at addr (a text page the walk reads). */
+/* Code bytes at addr (a text page the walk reads), int3 after them to the
+ * end of their last 8-byte word and of the next one. */
 static void put_code(struct fixture *f, uint64_t addr, const uint8_t *code, size_t n)
 {
-    uint8_t b[8] = { 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc };
-    uint64_t w = 0;
-    size_t i;
+    size_t i, at;
 
-    memcpy(b, code, n < 8 ? n : 8);
-    for (i = 0; i < 8; i++)
-        w |= (uint64_t)b[i] << (8 * i);
-    assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, addr, w), 0);
+    for (at = 0; at <= n; at += 8) {
+        uint64_t w = 0;
+
+        for (i = 0; i < 8; i++)
+            w |= (uint64_t)(at + i < n ? code[at + i] : 0xcc) << (8 * i);
+        assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, addr + at, w), 0);
+    }
 }
 
 /*
@@ -876,8 +878,8 @@ static void test_walk_thunk(void **state)
     put_code(f, thunk, retpoline, sizeof(retpoline));
     assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
     expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want, 3);
-    /* bounded: one frame only */
-    assert_int_equal(walk(f, f->orc, &regs, pcs, 1, &res), XU_ORC_STOP_END_MID_STACK);
+    /* bounded: one frame only, the thunk's caller's past it */
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 1, &res), XU_ORC_STOP_DEPTH);
     assert_int_equal(res.depth, 1);
 
     /* other code there: the mark stands, and with a return address at sp
@@ -893,6 +895,123 @@ static void test_walk_thunk(void **state)
     put_code(f, thunk, lfence_jmp, sizeof(lfence_jmp));
     assert_int_equal(xu_sim_write_u64(f->g.sim, f->g.root, top - 0x800, 0x401000), 0);
     regs_at(f, &regs, thunk, top - 0x800, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 1);
+}
+
+/* The iret frame the CPU, or Xen's bounce, leaves: rip at the returned sp. */
+static void push_iret(struct stk *s, uint64_t rip, uint64_t cs, uint64_t rsp)
+{
+    push(s, (cs & 3) ? 0xe02b : 0);         /* ss */
+    push(s, rsp);
+    push(s, 0x246);                         /* rflags */
+    push(s, cs);
+    push(s, rip);
+}
+
+/* Xen's bounce frame for an exception into a PV stub: rcx and r11 above
+ * the error code and the iret frame; the bounce's sp. */
+static uint64_t push_bounce(struct stk *s, uint64_t rip, uint64_t cs, uint64_t rsp)
+{
+    push_iret(s, rip, cs, rsp);
+    push(s, 0);                             /* error code */
+    push(s, 0x11);                          /* r11 */
+    push(s, 0x22);                          /* rcx */
+    return s->sp;
+}
+
+static void expect_user_root(struct fixture *f, uint64_t pc, uint64_t sp)
+{
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    uint64_t pcs[16];
+
+    regs_at(f, &regs, pc, sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_USER_REGS);
+    assert_int_equal(res.depth, 1);
+    assert_int_equal(res.end, XU_WALK_CFI_ROOT);
+}
+
+/*
+ * Stopped in Xen PV's exception stub (pop %rcx; pop %r11; jmp to the
+ * native entry, which takes an error code and an iret frame: F_IRET here)
+ * or in its iret (four pushes, then HYPERVISOR_iret), both end-of-stack in
+ * the tables: from user mode the walk ends at the frame Xen left, from
+ * kernel mode it goes on into the interrupted code, at every instruction.
+ */
+static void test_walk_pv_stubs(void **state)
+{
+    struct fixture *f = *state;
+    const uint64_t trap = F_ROOT + 0x80, iret = F_ROOT + 0xc0;
+    struct stk task = { f, TASK_STACK + STACK_BYTES - 64 }, s;
+    struct xu_vcpu_regs regs;
+    struct xu_unwind_result res;
+    uint64_t pcs[16], sp, user_sp;
+    uint8_t trap_code[8] = { 0x59, 0x41, 0x5b, 0xe9 };
+    const uint8_t iret_code[] = { 0x6a, 0x00, 0x51, 0x41, 0x53, 0x50, 0xb8, 0x17, 0x00, 0x00,
+                                  0x00, 0x0f, 0x05 };
+    const uint64_t want_trap[] = { trap, XU_PC_UPCALL, F_LEAF + 0x8, F_ROOT + 0x20 };
+    const uint64_t want_iret[] = { iret + 5, XU_PC_UPCALL, F_LEAF + 0x8, F_ROOT + 0x20 };
+    uint8_t other[sizeof(iret_code)];
+    int32_t rel = (int32_t)(F_IRET - (trap + 8));
+
+    memcpy(trap_code + 4, &rel, 4);
+    assert_int_equal(xu_sim_map_range(f->g.sim, f->g.root, TEXT, 0x1000), 0);
+    put_code(f, trap, trap_code, sizeof(trap_code));
+    put_code(f, iret, iret_code, sizeof(iret_code));
+    push(&task, F_ROOT + 0x20);             /* ret_from_fork called the leaf */
+
+    /* the trap from user mode, before each pop and at the jump */
+    s = (struct stk){ f, task.sp - 512 };
+    user_sp = push_bounce(&s, 0x401000, USER_CS, 0x7ffc0000);
+    expect_user_root(f, trap, user_sp);
+    expect_user_root(f, trap + 1, user_sp + 8);
+    expect_user_root(f, trap + 3, user_sp + 16);
+    /* from kernel mode: the leaf it interrupted, and on */
+    s = (struct stk){ f, task.sp - 64 };
+    sp = push_bounce(&s, F_LEAF + 0x8, KERNEL_CS, task.sp);
+    regs_at(f, &regs, trap, sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want_trap, 4);
+    regs_at(f, &regs, trap + 1, sp + 8, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    assert_true(pcs[0] == trap + 1);
+    expect_chain(pcs + 1, &(struct xu_unwind_result){ .depth = res.depth - 1, .end = res.end },
+                 XU_WALK_CFI_ROOT, want_trap + 1, 3);
+    /* the marker and the interrupted PC need two slots */
+    regs_at(f, &regs, trap, sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 3, &res), XU_ORC_STOP_DEPTH);
+    expect_chain(pcs, &res, XU_WALK_DEPTH, want_trap, 3);
+    /* a jump to code that takes no interrupt frame: the mark stands (in
+     * mid-stack) */
+    rel = (int32_t)(F_LEAF - (trap + 8));
+    memcpy(trap_code + 4, &rel, 4);
+    put_code(f, trap, trap_code, sizeof(trap_code));
+    regs_at(f, &regs, trap, user_sp, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
+    assert_int_equal(res.depth, 1);
+
+    /* the iret to user mode, before each push and at the hypercall's
+     * number */
+    s = (struct stk){ f, task.sp - 512 };
+    push_iret(&s, 0x401000, USER_CS, 0x7ffc0000);
+    user_sp = s.sp;
+    expect_user_root(f, iret, s.sp);
+    expect_user_root(f, iret + 2, s.sp - 8);
+    expect_user_root(f, iret + 3, s.sp - 16);
+    expect_user_root(f, iret + 5, s.sp - 24);
+    expect_user_root(f, iret + 6, s.sp - 32);
+    /* to kernel mode: the interrupted leaf, and on */
+    s = (struct stk){ f, task.sp - 64 };
+    push_iret(&s, F_LEAF + 0x8, KERNEL_CS, task.sp);
+    regs_at(f, &regs, iret + 5, s.sp - 24, 0);
+    assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_OF_STACK);
+    expect_chain(pcs, &res, XU_WALK_CFI_ROOT, want_iret, 4);
+    /* not the iret hypercall's number: the mark stands (in mid-stack) */
+    memcpy(other, iret_code, sizeof(other));
+    other[7] = 0x18;
+    put_code(f, iret, other, sizeof(other));
+    regs_at(f, &regs, iret, user_sp, 0);
     assert_int_equal(walk(f, f->orc, &regs, pcs, 16, &res), XU_ORC_STOP_END_MID_STACK);
     assert_int_equal(res.depth, 1);
 }
@@ -1127,6 +1246,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_walk_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_end_mid_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_thunk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_walk_pv_stubs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_walk_switch_loop, setup, teardown),
         cmocka_unit_test(test_debian_kernel),
     };
