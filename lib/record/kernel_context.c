@@ -12,9 +12,6 @@
 #include "mem/xu_mem.h"
 #include "target/xu_pause.h"
 
-/* x86-64 page-table isolation: the user half of a pair is the kernel's + 4 KiB. */
-#define KPTI_USER_PGD (1ULL << 12)
-
 /* An online vCPU's registers, one in kernel mode if there is one (a PV
  * vCPU's user tables do not map the kernel), read in one short pause of
  * their own: only the page tables' root is wanted, which stays valid
@@ -48,14 +45,14 @@ bool xu_record_kernel_context(struct xu_target *t, struct xu_pause *pause, unsig
 int xu_record_read_through(struct xu_mem *m, struct xu_vcpu_regs *regs,
                            int (*read)(struct xu_mem *m, void *ctx), void *ctx)
 {
+    struct xu_vcpu_regs kernel;
     int rc;
 
     xu_mem_begin(m);
     xu_mem_set_context(m, regs);
     rc = read(m, ctx);
-    if (rc == -ENOENT && !regs->kernel_mode && !regs->mmu.root_hi &&
-        (regs->mmu.root & KPTI_USER_PGD)) {
-        regs->mmu.root &= ~KPTI_USER_PGD;
+    if (rc == -ENOENT && xu_vcpu_kpti_kernel(regs, &kernel)) {
+        *regs = kernel;
         xu_mem_begin(m);
         xu_mem_set_context(m, regs);
         rc = read(m, ctx);

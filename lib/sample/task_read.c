@@ -6,8 +6,6 @@
 
 #include "sample/xu_task_read.h"
 
-#define KPTI_USER_PGD (1ULL << 12)
-
 static bool kernel_half(uint64_t va)
 {
     return (int64_t)va < 0;
@@ -49,11 +47,8 @@ bool xu_task_read_linux(struct xu_mem *m, const struct xu_vcpu_regs *regs,
         return false;
     if (read_task(m, regs->kernel_percpu, l, pid, comm))
         return true;
-    if (regs->kernel_mode || regs->mmu.root_hi || !(regs->mmu.root & KPTI_USER_PGD) ||
-        (regs->mmu.paging != XU_PAGING_LONG4 && regs->mmu.paging != XU_PAGING_LONG5))
+    if (!xu_vcpu_kpti_kernel(regs, &kernel))
         return false;
-    kernel = *regs;
-    kernel.mmu.root &= ~KPTI_USER_PGD;
     xu_mem_set_context(m, &kernel);
     ok = read_task(m, regs->kernel_percpu, l, pid, comm);
     xu_mem_set_context(m, regs);

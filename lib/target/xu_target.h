@@ -124,6 +124,27 @@ struct xu_vcpu_regs {
     uint64_t syscall_entry, idt_base;
 };
 
+/*
+ * x86-64 page-table isolation (Linux's KPTI): a user-mode vCPU runs on the
+ * user half of an 8 KiB pair of top-level tables, which maps next to none
+ * of the kernel; the kernel's half is the 4 KiB below it.  true with
+ * *kernel the registers on that half where regs may be on a user half;
+ * false where they cannot be (kernel mode, a PV vCPU's second root, no
+ * long-mode paging, an even root).
+ */
+#define XU_KPTI_USER_PGD (1ULL << 12)
+
+static inline bool xu_vcpu_kpti_kernel(const struct xu_vcpu_regs *regs,
+                                       struct xu_vcpu_regs *kernel)
+{
+    if (regs->kernel_mode || regs->mmu.root_hi || !(regs->mmu.root & XU_KPTI_USER_PGD) ||
+        (regs->mmu.paging != XU_PAGING_LONG4 && regs->mmu.paging != XU_PAGING_LONG5))
+        return false;
+    *kernel = *regs;
+    kernel->mmu.root &= ~XU_KPTI_USER_PGD;
+    return true;
+}
+
 /* A vCPU as the scheduler sees it (XEN_DOMCTL_getvcpuinfo). */
 struct xu_vcpu_state {
     enum xu_vstate state;

@@ -114,6 +114,52 @@ static void test_good_task(void **state)
     assert_int_equal(pid, 4242);
 }
 
+/*
+ * Page-table isolation: a user-mode vCPU on the user half of an 8 KiB pair
+ * whose top level maps none of the kernel; the task is read through the
+ * kernel's half, 4 KiB below, and only where the pair can be one.
+ */
+static void test_kpti(void **state)
+{
+    struct fixture *f = *state;
+    struct xu_vcpu_regs r;
+    uint64_t kernel, user;
+    char comm[16];
+    int32_t pid = -1;
+
+    set_current(f, put_task(f, 3, 777, "dd\0\0\0\0\0\0\0\0\0\0\0\0\0"));
+    kernel_regs(f, &r);
+    /* the pair: an even frame holding the kernel's top level, the next one empty */
+    do
+        kernel = xu_sim_alloc_frame(f->g.sim);
+    while (kernel != UINT64_MAX && (kernel & 1));
+    user = xu_sim_alloc_frame(f->g.sim);
+    assert_true(kernel != UINT64_MAX && user == kernel + 1);
+    memcpy(xu_sim_frame(f->g.sim, kernel), xu_sim_frame(f->g.sim, f->g.root >> 12), 4096);
+    r.kernel_mode = false;
+    r.ip = 0x401000;
+    r.mmu.root = user << 12;
+    assert_true(read_task(f, &r, &pid, comm));
+    assert_int_equal(pid, 777);
+    assert_string_equal(comm, "dd");
+    /* in kernel mode, on a PV vCPU's two roots (the second one that of the
+     * kernel: empty here) or without long-mode paging the roots are what
+     * they say */
+    r.kernel_mode = true;
+    assert_false(read_task(f, &r, &pid, comm));
+    r.kernel_mode = false;
+    r.mmu.root_hi = user << 12;
+    assert_false(read_task(f, &r, &pid, comm));
+    r.mmu.root_hi = 0;
+    r.mmu.paging = XU_PAGING_PAE;
+    assert_false(read_task(f, &r, &pid, comm));
+    /* an even root is no user half */
+    r.mmu.paging = XU_PAGING_LONG4;
+    assert_true(xu_sim_alloc_frame(f->g.sim) == user + 1);
+    r.mmu.root = (user + 1) << 12;
+    assert_false(read_task(f, &r, &pid, comm));
+}
+
 static void test_idle_task(void **state)
 {
     struct fixture *f = *state;
@@ -263,6 +309,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_good_task, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kpti, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_task, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_layout, setup, teardown),
