@@ -13,11 +13,12 @@
  * the kernel half, a read that faults, a pid out of Linux's range or a
  * comm without its NUL is "unknown", never an error.
  *
- * A vCPU in user mode whose tables do not map the kernel's data (Linux's
- * page-table isolation gives user mode its own PGD, the 4 KiB page after
- * the kernel's 8 KiB-aligned one) is read again through the kernel's half
- * of that pair when the first read faults.  A 64-bit PV vCPU in user mode
- * needs no such guess: its kernel table is root_hi.
+ * A vCPU whose tables do not map the kernel's data (Linux's page-table
+ * isolation gives user mode its own PGD, the 4 KiB page after the kernel's
+ * 8 KiB-aligned one, which the kernel's entry and exit code also run on
+ * around their switch) is read again through the kernel's half of that pair
+ * when the first read faults (xu_vcpu_kpti_kernel()).  A 64-bit PV vCPU in
+ * user mode needs no such guess: its kernel table is root_hi.
  */
 #ifndef XU_TASK_READ_H
 #define XU_TASK_READ_H

@@ -125,19 +125,21 @@ struct xu_vcpu_regs {
 };
 
 /*
- * x86-64 page-table isolation (Linux's KPTI): a user-mode vCPU runs on the
+ * x86-64 page-table isolation (Linux's KPTI): a vCPU in user mode runs on the
  * user half of an 8 KiB pair of top-level tables, which maps next to none
- * of the kernel; the kernel's half is the 4 KiB below it.  true with
- * *kernel the registers on that half where regs may be on a user half;
- * false where they cannot be (kernel mode, a PV vCPU's second root, no
- * long-mode paging, an even root).
+ * of the kernel, and so does one in the kernel's entry and exit code before
+ * it switches to the kernel's half or after it switched back; the kernel's
+ * half is the 4 KiB below.  true with *kernel the registers on that half
+ * where regs may be on a user half; false where they cannot be (a PV vCPU's
+ * second root, no long-mode paging, an even root).  Only for a read that
+ * failed through the vCPU's own root.
  */
 #define XU_KPTI_USER_PGD (1ULL << 12)
 
 static inline bool xu_vcpu_kpti_kernel(const struct xu_vcpu_regs *regs,
                                        struct xu_vcpu_regs *kernel)
 {
-    if (regs->kernel_mode || regs->mmu.root_hi || !(regs->mmu.root & XU_KPTI_USER_PGD) ||
+    if (regs->mmu.root_hi || !(regs->mmu.root & XU_KPTI_USER_PGD) ||
         (regs->mmu.paging != XU_PAGING_LONG4 && regs->mmu.paging != XU_PAGING_LONG5))
         return false;
     *kernel = *regs;

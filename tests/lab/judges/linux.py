@@ -819,6 +819,21 @@ def check_console(d, guest, r, reasons):
         reasons.append("the guest kernel crashed: %s" % hits[0])
     ready = [l.strip() for l in console.splitlines() if "@@XU READY" in l]
     r["guest_ready"] = ready[0] if ready else None
+    check_isolation(r["guest_ready"] or "", r, reasons)
+
+
+READY_PTI_RE = re.compile(r" pti_active=(\S+)")
+
+
+def check_isolation(ready, r, reasons):
+    """A guest booted with pti=on (build-initramfs: PVH) must have isolated its page
+    tables (its READY line's pti_active=, from the pti flag in /proc/cpuinfo), or its
+    samples would not test the task read through the kernel's half of the pair."""
+    m = READY_PTI_RE.search(ready)
+    r["page_table_isolation"] = m.group(1) if m else None
+    if " pti=on" in ready and not (m and m.group(1) == "yes"):
+        reasons.append("the guest was booted with pti=on but did not isolate its page tables "
+                       "(pti_active=%s)" % (m.group(1) if m else "not said"))
 
 
 def judge_profile(d, sid, m):
