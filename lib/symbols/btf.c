@@ -12,6 +12,7 @@
 #include "symbols/xu_btf.h"
 #include "symbols/xu_elf_section.h"
 #include "util/xu_log.h"
+#include "util/xu_le.h"
 
 #define BTF_MAGIC 0xeb9f
 #define HEADER_MIN 24
@@ -28,11 +29,6 @@ struct xu_btf {
     uint32_t *at;               /* at[id]: offset of type id's record; at[0] unused */
     size_t n;                   /* types: ids 1..n */
 };
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static unsigned int kind_of(uint32_t info)
 {
@@ -102,7 +98,7 @@ static int index_types(struct xu_btf *b, char *err, size_t err_size)
             xu_errbuf_printf(err, err_size, "BTF type %zu is cut short", b->n + 1);
             return -EBADMSG;
         }
-        info = get32(b->types + off + 4);
+        info = xu_le32(b->types + off + 4);
         extra = extra_bytes(kind_of(info), vlen_of(info));
         if (extra < 0 || (size_t)extra > b->types_len - off - TYPE_BYTES) {
             xu_errbuf_printf(err, err_size, "BTF type %zu (kind %u) is unknown or cut short",
@@ -138,11 +134,11 @@ int xu_btf_read(const uint8_t *p, size_t len, struct xu_btf **out, char *err, si
         xu_errbuf_printf(err, err_size, "not BTF data (magic 0xeb9f, version 1)");
         return -EBADMSG;
     }
-    hdr_len = get32(p + 4);
-    type_off = get32(p + 8);
-    type_len = get32(p + 12);
-    str_off = get32(p + 16);
-    str_len = get32(p + 20);
+    hdr_len = xu_le32(p + 4);
+    type_off = xu_le32(p + 8);
+    type_len = xu_le32(p + 12);
+    str_off = xu_le32(p + 16);
+    str_len = xu_le32(p + 20);
     if (hdr_len < HEADER_MIN || hdr_len > len ||
         type_off > len - hdr_len || type_len > len - hdr_len - type_off ||
         str_off > len - hdr_len || str_len > len - hdr_len - str_off || str_len == 0 ||
@@ -227,9 +223,9 @@ uint32_t xu_btf_find(const struct xu_btf *b, enum xu_btf_kind kind, const char *
         const uint8_t *r = b->types + b->at[id];
         const char *n;
 
-        if (kind_of(get32(r + 4)) != kind)
+        if (kind_of(xu_le32(r + 4)) != kind)
             continue;
-        n = name_at(b, get32(r));
+        n = name_at(b, xu_le32(r));
         if (n && strcmp(n, name) == 0)
             return (uint32_t)id;
     }
@@ -248,7 +244,7 @@ static bool size_of(const struct xu_btf *b, uint32_t id, uint64_t *size)
 
         if (!r)
             return false;
-        switch (kind_of(get32(r + 4))) {
+        switch (kind_of(xu_le32(r + 4))) {
         case XU_BTF_INT:
         case XU_BTF_STRUCT:
         case XU_BTF_UNION:
@@ -256,23 +252,23 @@ static bool size_of(const struct xu_btf *b, uint32_t id, uint64_t *size)
         case XU_BTF_ENUM64:
         case XU_BTF_FLOAT:
         case XU_BTF_DATASEC:
-            *size = mult * get32(r + 8);
+            *size = mult * xu_le32(r + 8);
             return *size <= UINT32_MAX;
         case XU_BTF_PTR:
             *size = mult * 8;
             return *size <= UINT32_MAX;
         case XU_BTF_ARRAY:
-            mult *= get32(r + 12 + 8);
+            mult *= xu_le32(r + 12 + 8);
             if (mult > UINT32_MAX)
                 return false;
-            id = get32(r + 12);
+            id = xu_le32(r + 12);
             break;
         case XU_BTF_TYPEDEF:
         case XU_BTF_VOLATILE:
         case XU_BTF_CONST:
         case XU_BTF_RESTRICT:
         case XU_BTF_TYPE_TAG:
-            id = get32(r + 8);
+            id = xu_le32(r + 8);
             break;
         default:
             return false;
@@ -292,11 +288,11 @@ static uint32_t strip(const struct xu_btf *b, uint32_t id)
 
         if (!r)
             return 0;
-        k = kind_of(get32(r + 4));
+        k = kind_of(xu_le32(r + 4));
         if (k != XU_BTF_TYPEDEF && k != XU_BTF_VOLATILE && k != XU_BTF_CONST &&
             k != XU_BTF_RESTRICT && k != XU_BTF_TYPE_TAG)
             return id;
-        id = get32(r + 8);
+        id = xu_le32(r + 8);
     }
     return 0;
 }
@@ -310,14 +306,14 @@ static int member_in(const struct xu_btf *b, uint32_t id, const char *name, uint
 
     if (!r || depth > XU_BTF_MAX_HOPS)
         return -ENOENT;
-    info = get32(r + 4);
+    info = xu_le32(r + 4);
     k = kind_of(info);
     if (k != XU_BTF_STRUCT && k != XU_BTF_UNION)
         return -ENOENT;
     for (i = 0; i < vlen_of(info); i++) {
         const uint8_t *m = r + TYPE_BYTES + 12 * i;
-        const char *n = name_at(b, get32(m));
-        uint32_t type = get32(m + 4), off = get32(m + 8);
+        const char *n = name_at(b, xu_le32(m));
+        uint32_t type = xu_le32(m + 4), off = xu_le32(m + 8);
         uint64_t bits = (info & 0x80000000u) ? (off & 0xffffff) : off;
         uint64_t size;
         int rc;

@@ -14,6 +14,7 @@
 #include "symbols/xu_bzimage.h"
 #include "symbols/xu_compressed.h"
 #include "symbols/xu_decompress.h"
+#include "util/xu_le.h"
 
 /* Offsets in the image, from the boot protocol (Documentation/x86/boot). */
 #define SETUP_SECTS 0x1f1
@@ -22,11 +23,6 @@
 #define PAYLOAD_OFFSET 0x248
 #define PAYLOAD_LENGTH 0x24c
 #define HDR_END 0x250           /* the fields above all lie before this */
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 bool xu_bzimage_is(const uint8_t *p, size_t len)
 {
@@ -76,8 +72,8 @@ int xu_bzimage_payload(const uint8_t *img, size_t len, size_t *off, size_t *plen
                     version >> 8, version & 0xff);
     sects = img[SETUP_SECTS] ? img[SETUP_SECTS] : 4;   /* 0 meant 4 in old loaders */
     pm = ((uint64_t)sects + 1) * 512;
-    po = le32(img + PAYLOAD_OFFSET);
-    pl = le32(img + PAYLOAD_LENGTH);
+    po = xu_le32(img + PAYLOAD_OFFSET);
+    pl = xu_le32(img + PAYLOAD_LENGTH);
     if (pl == 0 || pm + po > len || pl > len - (pm + po))
         return fail(-EBADMSG, err, err_size,
                     "its payload (%llu bytes at %llu) lies past the end of the image",

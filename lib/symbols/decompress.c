@@ -30,6 +30,7 @@
 #endif
 
 #include "symbols/xu_decompress.h"
+#include "util/xu_le.h"
 
 /* The largest dictionary or window a decoder may allocate: Linux's own
  * kernels use 64 MiB at most (xz -9, zstd -22 --long is not used). */
@@ -191,20 +192,15 @@ static int run_zstd(const uint8_t *in, size_t in_len, struct outbuf *o, char *er
 #define LZ4_LEGACY_MAGIC 0x184c2102u
 #define LZ4_LEGACY_BLOCK (8u << 20)
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static int run_lz4(const uint8_t *in, size_t in_len, struct outbuf *o, char *err, size_t es)
 {
     size_t pos = 4;
     int rc;
 
-    if (in_len < 4 || le32(in) != LZ4_LEGACY_MAGIC)
+    if (in_len < 4 || xu_le32(in) != LZ4_LEGACY_MAGIC)
         return bad(err, es, "not a legacy lz4 stream");
     while (in_len - pos > 4) {
-        uint32_t csize = le32(in + pos);
+        uint32_t csize = xu_le32(in + pos);
         int n;
 
         pos += 4;

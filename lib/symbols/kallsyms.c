@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "symbols/xu_kallsyms.h"
+#include "util/xu_le.h"
 
 #define NTOKENS 256
 #define TOKEN_MAX 256           /* longest token string accepted */
@@ -44,21 +45,6 @@ struct reader {
  * taking minutes. */
 #define ENTRY_BUDGET (8u * XU_KALLSYMS_MAX_SYMS)
 
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-    return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
 static size_t align_up(size_t v, size_t a)
 {
     return (v + a - 1) & ~(a - 1);
@@ -89,7 +75,7 @@ static bool index_matches(const struct reader *r, size_t t, size_t ix, size_t en
     for (i = 0; i < NTOKENS; i++) {
         size_t l;
 
-        if (rd16(r->p + ix + 2 * i) != off || t + off >= end)
+        if (xu_le16(r->p + ix + 2 * i) != off || t + off >= end)
             return false;
         l = token_len(r, t + off);
         if (l == 0)
@@ -118,7 +104,7 @@ static bool tokens_at(const struct reader *r, size_t d, struct layout *L)
 
         if (ix > r->len || r->len - ix < 2 * NTOKENS)
             continue;
-        at_zero = rd16(r->p + ix + 2 * '0');
+        at_zero = xu_le16(r->p + ix + 2 * '0');
         if (at_zero > d)
             continue;
         t = d - at_zero;
@@ -158,10 +144,10 @@ static bool markers_plausible(const struct reader *r, size_t m, size_t k)
     uint32_t prev = 0;
     size_t i;
 
-    if (rd32(r->p + m) != 0)
+    if (xu_le32(r->p + m) != 0)
         return false;
     for (i = 1; i < k; i++) {
-        uint32_t v = rd32(r->p + m + 4 * i);
+        uint32_t v = xu_le32(r->p + m + 4 * i);
 
         if (v <= prev || v - prev < MARKER_STEP * ENTRY_MIN || v - prev > MARKER_STEP * ENTRY_MAX)
             return false;
@@ -195,7 +181,7 @@ static size_t entry_len(const struct reader *r, size_t off, size_t end)
 static bool typed(const struct reader *r, const struct layout *L, size_t off, size_t l)
 {
     size_t head = l > 1 && (r->p[off] & 0x80) ? 2 : 1;
-    uint8_t c = r->p[L->tokens + rd16(r->p + L->index + 2 * r->p[off + head])];
+    uint8_t c = r->p[L->tokens + xu_le16(r->p + L->index + 2 * r->p[off + head])];
 
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '?';
 }
@@ -212,7 +198,8 @@ static bool names_match(struct reader *r, size_t names, size_t n, const struct l
         if (r->budget == 0)
             return false;
         r->budget--;
-        if (i % MARKER_STEP == 0 && rd32(r->p + L->markers + 4 * (i / MARKER_STEP)) != off - names)
+        if (i % MARKER_STEP == 0 &&
+            xu_le32(r->p + L->markers + 4 * (i / MARKER_STEP)) != off - names)
             return false;
         l = entry_len(r, off, L->markers);
         if (l == 0 || !typed(r, L, off, l))
@@ -235,7 +222,7 @@ static bool find_names(struct reader *r, struct layout *L, size_t n)
         return false;
     stop = L->markers > span ? L->markers - span : 0;
     for (q = (L->markers - least - 4) & ~(size_t)3;; q -= 4) {
-        uint32_t v = rd32(r->p + q);
+        uint32_t v = xu_le32(r->p + q);
 
         if (v >= lo_n && v <= hi_n) {
             size_t p1 = q + 4, p2 = align_up(q + 4, 8), at;
@@ -309,13 +296,13 @@ static const char *relative_at(const struct reader *r, size_t o, size_t b, size_
 
     if (o > r->len || r->len - o < 4 * n || b > r->len - 8 || (o & 3))
         return NULL;
-    base = rd64(r->p + b);
+    base = xu_le64(r->p + b);
     /* CONFIG_KALLSYMS_ABSOLUTE_PERCPU: negative offsets count down from
      * base - 1, others are absolute; the kernel's own text is always below
      * base - 1 there, so a table without a negative offset is the plain
      * encoding (no kernel has 2 GiB of symbols above its base). */
     for (i = 0; i < n; i++) {
-        int32_t v = (int32_t)rd32(r->p + o + 4 * i);
+        int32_t v = (int32_t)xu_le32(r->p + o + 4 * i);
 
         negative |= v < 0;
         a[i] = v >= 0 ? (uint64_t)v : base - 1 - (uint64_t)(int64_t)v;
@@ -323,7 +310,7 @@ static const char *relative_at(const struct reader *r, size_t o, size_t b, size_
     if (negative)
         return sorted(a, n) ? "base-relative offsets, absolute per-CPU" : NULL;
     for (i = 0; i < n; i++)
-        a[i] = base + rd32(r->p + o + 4 * i);
+        a[i] = base + xu_le32(r->p + o + 4 * i);
     return sorted(a, n) ? "base-relative offsets" : NULL;
 }
 
@@ -334,7 +321,7 @@ static const char *absolute_at(const struct reader *r, size_t o, size_t n, uint6
     if (o > r->len || r->len - o < 8 * n)
         return NULL;
     for (i = 0; i < n; i++)
-        a[i] = rd64(r->p + o + 8 * i);
+        a[i] = xu_le64(r->p + o + 8 * i);
     return sorted(a, n) ? "absolute addresses" : NULL;
 }
 
@@ -378,7 +365,7 @@ static int expand_names(const struct reader *r, const struct layout *L, const ui
         size_t l = entry_len(r, off, L->markers), head = r->p[off] & 0x80 ? 2 : 1, k, nl = 0;
 
         for (k = head; k < l; k++) {
-            size_t tok = L->tokens + rd16(r->p + L->index + 2 * r->p[off + k]);
+            size_t tok = L->tokens + xu_le16(r->p + L->index + 2 * r->p[off + k]);
             size_t tl = token_len(r, tok);
 
             if (tl > sizeof(name) - 1 - nl)

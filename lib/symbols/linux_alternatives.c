@@ -12,6 +12,7 @@
 #include "symbols/xu_elf_section.h"
 #include "symbols/xu_linux_alternatives.h"
 #include "util/xu_sort.h"
+#include "util/xu_le.h"
 
 #define CALL_REL32      0xe8
 #define CALL_REL32_LEN  5
@@ -33,12 +34,6 @@ struct alt_entry {
     uint8_t repl_len;
 };
 
-static int32_t s32_at(const uint8_t *p)
-{
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                     (uint32_t)p[3] << 24);
-}
-
 /* Entry i of the table at addr under layout l; each offset counts from its own field. */
 static struct alt_entry entry_at(const uint8_t *table, uint64_t addr, const struct alt_layout *l,
                                  size_t i)
@@ -47,8 +42,8 @@ static struct alt_entry entry_at(const uint8_t *table, uint64_t addr, const stru
     uint64_t at = addr + i * l->size;
     struct alt_entry a;
 
-    a.site = at + (uint64_t)(int64_t)s32_at(e);
-    a.repl = at + 4 + (uint64_t)(int64_t)s32_at(e + 4);
+    a.site = at + (uint64_t)(int64_t)(int32_t)xu_le32(e);
+    a.repl = at + 4 + (uint64_t)(int64_t)(int32_t)xu_le32(e + 4);
     a.repl_len = e[l->lens + 1];
     return a;
 }

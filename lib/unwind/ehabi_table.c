@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "unwind/xu_ehabi.h"
+#include "util/xu_le.h"
 
 #define EXIDX_CANTUNWIND 0x1u
 /* The largest .ARM.extab copied (Linux's is tens of KiB). */
@@ -35,11 +36,6 @@ struct xu_ehabi_table {
     size_t extab_len;
     struct xu_ehabi_stats stats;
 };
-
-static uint32_t word_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* prel31: a 31-bit signed offset from the word's own address. */
 static uint32_t prel31(uint32_t word, uint32_t at)
@@ -72,7 +68,7 @@ static bool extab_entry(const uint8_t *extab, size_t len, uint32_t base, uint32_
 
     if (addr < base || (off & 3) || len < 4 || off > len - 4)
         return false;
-    w = word_at(extab + off);
+    w = xu_le32(extab + off);
     if (w & 0x80000000u) {
         switch ((w >> 24) & 0x7fu) {
         case 0x00:              /* personality 0: three bytes */
@@ -92,7 +88,7 @@ static bool extab_entry(const uint8_t *extab, size_t len, uint32_t base, uint32_
         if (len < 8 || off > len - 8)
             return false;
         off += 4;
-        more = word_at(extab + off) >> 24;
+        more = xu_le32(extab + off) >> 24;
         skip = 1;
     }
     if ((size_t)more * 4 > len - off - 4)
@@ -116,7 +112,7 @@ static void read_entry(struct xu_ehabi_table *t, const uint8_t *p, uint32_t at,
                        uint32_t extab_addr)
 {
     struct entry *e = &t->e[t->n++];
-    uint32_t w0 = word_at(p), w1 = word_at(p + 4);
+    uint32_t w0 = xu_le32(p), w1 = xu_le32(p + 4);
 
     memset(e, 0, sizeof(*e));
     e->start = prel31(w0, at);
@@ -214,9 +210,9 @@ bool xu_ehabi_find(const struct xu_ehabi_table *t, uint32_t pc, uint32_t *start,
         return true;
     }
     /* checked at load: the first word and e->more after it lie in extab */
-    put_word(ops, n, word_at(t->extab + e->word), e->skip);
+    put_word(ops, n, xu_le32(t->extab + e->word), e->skip);
     for (i = 1; i <= e->more; i++)
-        put_word(ops, n, word_at(t->extab + e->word + 4 * i), 0);
+        put_word(ops, n, xu_le32(t->extab + e->word + 4 * i), 0);
     return true;
 }
 

@@ -11,24 +11,19 @@
 #include <string.h>
 
 #include "unwind/orc_stubs.h"
+#include "util/xu_le.h"
 
 /* HYPERVISOR_iret's number, and the words xen_iret pushes before it
  * (struct iret_context: rax, r11, rcx, flags, then the iret frame). */
 #define PV_HYPERVISOR_IRET 23
 #define PV_IRET_PUSHES 4
 
-static int32_t get32s(const uint8_t *p)
-{
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                     (uint32_t)p[3] << 24);
-}
-
 static bool is_thunk(const uint8_t *c, size_t n)
 {
     size_t i = 0;
 
     if (n >= 5 && c[0] == 0xe8) {
-        int32_t rel = get32s(c + 1);
+        int32_t rel = (int32_t)xu_le32(c + 1);
 
         return rel > 0 && rel < 32;             /* the retpoline's call */
     }
@@ -60,7 +55,7 @@ static bool is_pv_trap(const uint8_t *c, size_t n, uint64_t pc, struct xu_orc_st
         return false;                           /* the pair, or neither */
     }
     if (i + 5 <= n && c[i] == 0xe9) {
-        out->target = pc + i + 5 + (uint64_t)(int64_t)get32s(c + i + 1);
+        out->target = pc + i + 5 + (uint64_t)(int64_t)(int32_t)xu_le32(c + i + 1);
         return true;
     }
     if (i + 2 <= n && c[i] == 0xeb) {

@@ -12,6 +12,7 @@
 
 #include "unwind/xu_orc.h"
 #include "util/xu_log.h"
+#include "util/xu_le.h"
 
 struct xu_orc_table {
     uint64_t base;                  /* lowest address of an entry */
@@ -35,17 +36,6 @@ static const uint8_t hash_6_4[XU_ORC_HEADER_SIZE] = {
 };
 
 #define KVERSION(maj, min) ((unsigned int)(maj) << 8 | (unsigned int)(min))
-
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static int32_t get32s(const uint8_t *p)
-{
-    return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                     (uint32_t)p[3] << 24);
-}
 
 const char *xu_orc_layout_name(enum xu_orc_layout l)
 {
@@ -74,12 +64,12 @@ const char *xu_orc_strerror(int rc)
  * not an entry of that layout (reserved bits, an unknown type). */
 static bool decode(const uint8_t *raw, enum xu_orc_layout l, struct xu_orc_entry *e)
 {
-    uint16_t f = get16(raw + 4);
+    uint16_t f = xu_le16(raw + 4);
     unsigned int t;
     bool end;
 
-    e->sp_offset = (int16_t)get16(raw);
-    e->bp_offset = (int16_t)get16(raw + 2);
+    e->sp_offset = (int16_t)xu_le16(raw);
+    e->bp_offset = (int16_t)xu_le16(raw + 2);
     e->sp_reg = f & 0xf;
     e->bp_reg = (f >> 4) & 0xf;
     if (l == XU_ORC_LAYOUT_6_4) {
@@ -121,7 +111,7 @@ static enum xu_orc_layout guess_layout(const uint8_t *orc, size_t n)
     size_t i, calls_6_4 = 0, calls_old = 0, bit11 = 0;
 
     for (i = 0; i < n; i++) {
-        uint16_t f = get16(orc + i * XU_ORC_ENTRY_SIZE + 4);
+        uint16_t f = xu_le16(orc + i * XU_ORC_ENTRY_SIZE + 4);
 
         if (((f >> 8) & 7) == XU_ORC_TYPE_CALL)
             calls_6_4++;
@@ -193,7 +183,7 @@ static int addresses(const struct xu_orc_sections *s, const struct xu_orc_entry 
     bool sorted = true;
 
     for (i = 0; i < n; i++) {
-        int64_t rel = get32s(s->ip + 4 * i);
+        int64_t rel = (int32_t)xu_le32(s->ip + 4 * i);
         uint64_t at = s->ip_addr + 4 * i;
         uint64_t addr = at + (uint64_t)rel;
 
@@ -295,7 +285,7 @@ int xu_orc_from_sections(const struct xu_orc_sections *s, struct xu_orc_table **
     for (i = 0; i < n; i++) {
         if (!decode(s->orc + i * XU_ORC_ENTRY_SIZE, st.layout, &e[i])) {
             xu_errbuf_printf(err, err_size, "ORC entry %zu (flags %#x) is not one of layout %s", i,
-                             get16(s->orc + i * XU_ORC_ENTRY_SIZE + 4),
+                             xu_le16(s->orc + i * XU_ORC_ENTRY_SIZE + 4),
                              xu_orc_layout_name(st.layout));
             rc = -EBADMSG;
             goto out;

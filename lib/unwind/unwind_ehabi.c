@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "unwind/xu_ehabi.h"
+#include "util/xu_le.h"
 
 static int mem_word(void *ctx, uint32_t addr, uint32_t *word)
 {
@@ -22,7 +23,7 @@ static int mem_word(void *ctx, uint32_t addr, uint32_t *word)
 
     if (xu_mem_read(ctx, addr, b, sizeof(b)) < 0)
         return -1;
-    *word = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    *word = xu_le32(b);
     return 0;
 }
 

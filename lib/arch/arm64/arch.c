@@ -21,6 +21,7 @@
 #include "arch/xu_arch.h"
 #include "pagewalk.h"
 #include "util/xu_mix.h"
+#include "util/xu_le.h"
 
 #define ARM64_OA_BITS 48    /* what an address with the MMU off can be */
 
@@ -85,11 +86,6 @@ static bool arm64_follows_call(const uint8_t *before, size_t n)
            (insn & 0xfefff800u) == 0xd63f0800u;        /* BLRAA, BLRAAZ, BLRAB, BLRABZ */
 }
 
-static uint32_t insn_at(const uint8_t *c)
-{
-    return (uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
-}
-
 /*
  * Between a function's start and offset upto: no "add x29, sp, #n" (mov
  * x29, sp: its frame record is made), no store of x30 (STP with x30 as
@@ -105,7 +101,7 @@ static bool arm64_ra_in_link(const uint8_t *code, size_t len, size_t upto)
     if (upto > len)
         return false;           /* the part before the PC is not all known */
     for (i = 0; i + 4 <= end; i += 4) {
-        uint32_t insn = insn_at(code + i);
+        uint32_t insn = xu_le32(code + i);
 
         if ((insn & 0xffc003ffu) == 0x910003fdu)        /* ADD x29, sp, #imm */
             return false;
