@@ -12,6 +12,10 @@
  *   2. sorted by address; of several symbols at one address the most
  *      specific wins (sized over unsized, FUNC over NOTYPE, GLOBAL over WEAK
  *      over LOCAL, then by name so the choice never depends on file order);
+ *      a source's symbols (symtab_source.h) that rank alike keep the order
+ *      it added them in, which is its own preference: kallsyms lists first
+ *      the name the kernel prints in its backtraces, before the linker's
+ *      section markers at the same address;
  *   3. a symbol of size 0 extends to the next symbol, but never past the end
  *      of its section nor past the end of a sized symbol enclosing it;
  *   4. cover[i] is the symbol among 0..i that reaches furthest, so a lookup
@@ -82,6 +86,7 @@ struct cand {
     size_t shndx;               /* section index, 0 when special (SHN_ABS...) */
     unsigned char type, bind;
     bool thumb;                 /* EM_ARM: a Thumb function (its value's bit 0, cleared) */
+    size_t order;               /* a source's symbols: 1 + how many it added before */
 };
 
 struct section {
@@ -199,7 +204,7 @@ static size_t exec_section_of(const struct xu_symtab_sink *b, uint64_t addr)
 int xu_symtab_sink_add(struct xu_symtab_sink *b, const char *name, uint64_t start,
                        uint64_t size, bool function)
 {
-    struct cand c = { .start = start, .size = size,
+    struct cand c = { .start = start, .size = size, .order = b->n + 1,
                       .type = function ? STT_FUNC : STT_NOTYPE, .bind = STB_GLOBAL };
     size_t i;
     int rc;
@@ -348,7 +353,7 @@ static int read_symbol_section(struct xu_symtab_sink *b, Elf *elf, Elf_Scn *scn,
         GElf_Sym sym;
         GElf_Word shndx = 0;
         const char *name;
-        struct cand c;
+        struct cand c = { 0 };
         bool special;
 
         if (!gelf_getsymshndx(data, xndx, (int)i, &sym, &shndx))
@@ -432,6 +437,8 @@ static int cand_cmp(const void *pa, const void *pb)
     rb = rank(b);
     if (ra != rb)
         return rb - ra;
+    if (a->order && b->order && a->order != b->order)
+        return a->order < b->order ? -1 : 1;
     r = strcmp(a->name, b->name);
     if (r)
         return r;

@@ -20,7 +20,8 @@ struct xu_symtab_sink;
 
 /*
  * Add one symbol: name is copied; a symbol outside every executable section
- * of the file is dropped (0).  size 0: up to the next symbol, within its
+ * of the file is dropped (0).  Of symbols of one kind at one address, the
+ * one added first names it.  size 0: up to the next symbol, within its
  * section.  0, or -ENOMEM, or -E2BIG past the table's limit.
  */
 int xu_symtab_sink_add(struct xu_symtab_sink *sink, const char *name, uint64_t start,

@@ -104,10 +104,11 @@ def task_of(frames):
 # whose pc is in that entry code itself, or in its way back to user mode
 # (RETURN_STUBS), is whole too.
 # The entry code's own returns to user mode: its sysret path, and
-# swapgs_restore_regs_and_return_to_usermode, which kallsyms names by another label at its
-# address in Debian's 6.1 (__irqentry_text_end, common_interrupt_return).
+# swapgs_restore_regs_and_return_to_usermode, named as the kernel names its address in
+# Debian's 6.1 (common_interrupt_return; __irqentry_text_end, a section marker there, must
+# not name it).
 RETURN_STUBS = (r"entry_SYSRETQ_\w+|syscall_return_via_sysret|"
-                r"swapgs_restore_regs_and_return_to_usermode|__irqentry_text_end|"
+                r"swapgs_restore_regs_and_return_to_usermode|"
                 r"common_interrupt_return|xenpv_restore_regs_and_return_to_usermode")
 ENTRY_RE = re.compile(r"^(entry_SYSCALL_64\w*|xen_entry_SYSCALL_64\w*|entry_SYSRETQ\w*|" +
                       RETURN_STUBS +

@@ -1008,10 +1008,14 @@ static void put_slid_kallsyms(struct fixture *f)
     size_t i, n = 0, len = 0;
     uint8_t *blob;
 
-    s[n++] = (struct mkks_sym){ "_text", text, 'T' };
-    for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
+    /* _text after _start at the same address, as a kernel's build orders names of one
+     * rank: the first names the address */
+    for (i = 0; i < RATIO_KERNEL_NSYMS; i++) {
         s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name,
                                     ratio_kernel_syms[i].addr + KASLR_SLIDE, 'T' };
+        if (i == 0)
+            s[n++] = (struct mkks_sym){ "_text", text, 'T' };
+    }
     s[n++] = (struct mkks_sym){ "entry_SYSCALL_64", ENTRY_SYSCALL + KASLR_SLIDE, 'T' };
     s[n++] = (struct mkks_sym){ "_etext", text + TEXT_LEN, 'T' };
     s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };

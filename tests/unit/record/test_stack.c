@@ -247,9 +247,13 @@ static void put_kernel_in_memory(struct fixture *f)
         assert_int_equal(xu_sim_write(f->g.sim, f->g.root, ratio_kernel_calls[i].addr,
                                       ratio_kernel_calls[i].bytes, ratio_kernel_calls[i].len),
                          0);
-    s[n++] = (struct mkks_sym){ "_text", text, 'T' };
-    for (i = 0; i < RATIO_KERNEL_NSYMS; i++)
+    /* _text after _start at the same address, as a kernel's build orders names of one
+     * rank: the first names the address */
+    for (i = 0; i < RATIO_KERNEL_NSYMS; i++) {
         s[n++] = (struct mkks_sym){ ratio_kernel_syms[i].name, ratio_kernel_syms[i].addr, 'T' };
+        if (i == 0)
+            s[n++] = (struct mkks_sym){ "_text", text, 'T' };
+    }
     s[n++] = (struct mkks_sym){ "_etext", text + 0x1000, 'T' };
     s[n++] = (struct mkks_sym){ "__start_rodata", ro, 'D' };
     s[n++] = (struct mkks_sym){ "__end_rodata", ro, 'D' };

@@ -177,34 +177,43 @@ static void test_damaged(void **state)
     free(blob);
 }
 
-/* A stripped vmlinux: .text, and .rodata holding the tables. */
-static void test_symtab_source(void **state)
+/* A stripped vmlinux at path: .text of text_size bytes, and .rodata holding
+ * the kallsyms tables of syms; its symbol table, opened. */
+static struct xu_symtab *open_stripped(char *path, const struct mkks_sym *ks, size_t n,
+                                       unsigned int flags, uint64_t text_size)
 {
-    size_t n = make_syms(1, 0), len;
-    uint8_t *blob = mkkallsyms(syms, n, MKKS_SEQS | MKKS_PERCPU, 64, &len, NULL);
+    size_t len;
+    uint8_t *blob = mkkallsyms(ks, n, flags, 64, &len, NULL);
     const uint64_t rodata = 0xffffffff82000000ULL;
-    const struct mkelf_section secs[] = {
-        { ".text", TEXT, 0x40 * NSYMS, false },
+    struct mkelf_section secs[] = {
+        { ".text", TEXT, text_size, false },
         { ".rodata", rodata, 0, true },
     };
-    struct mkelf_section s2[2];
     struct mkelf_patch patch = { rodata, blob, len };
-    char path[] = "/tmp/xu-kallsyms-XXXXXX";
-    const struct xu_symbol *sym;
     struct xu_symtab *st = NULL;
     int fd = mkstemp(path);
 
-    (void)state;
+    assert_non_null(blob);
     assert_true(fd >= 0);
     close(fd);
-    memcpy(s2, secs, sizeof(s2));
-    s2[1].size = len;
-    assert_int_equal(mkelf_write_patched(path, s2, 2, &patch, 1, NULL, 0, MKELF_STRIPPED), 0);
-
+    secs[1].size = len;
+    assert_int_equal(mkelf_write_patched(path, secs, 2, &patch, 1, NULL, 0, MKELF_STRIPPED), 0);
     assert_int_equal(xu_symtab_open_flags(path, EM_X86_64, XU_SYMTAB_ELF_ONLY, NULL, &st),
                      -ENODATA);
     assert_int_equal(xu_symtab_open(path, NULL, &st), 0);
     assert_string_equal(xu_symtab_origin(st), "kallsyms");
+    free(blob);
+    return st;
+}
+
+static void test_symtab_source(void **state)
+{
+    size_t n = make_syms(1, 0);
+    char path[] = "/tmp/xu-kallsyms-XXXXXX";
+    struct xu_symtab *st = open_stripped(path, syms, n, MKKS_SEQS | MKKS_PERCPU, 0x40 * NSYMS);
+    const struct xu_symbol *sym;
+
+    (void)state;
     /* func_1 (T) spans up to func_2; data_5 is no function, but it ends func_4 */
     sym = xu_symtab_lookup(st, TEXT + 0x40 + 0x3f);
     assert_non_null(sym);
@@ -216,7 +225,41 @@ static void test_symtab_source(void **state)
     assert_null(xu_symtab_find(st, "percpu_var1"));
     xu_symtab_free(st);
     unlink(path);
-    free(blob);
+}
+
+/* Names at one address (Debian's 6.1, in its kallsyms order): the kernel's
+ * build lists first the name its backtraces print, the linker's section
+ * markers last, and that is the name a frame gets, not the first by
+ * spelling. */
+static void test_symtab_source_aliases(void **state)
+{
+    static const struct mkks_sym aliased[] = {
+        { "startup_64", TEXT, 'T' },
+        { "common_interrupt_return", TEXT + 0x100, 't' },
+        { "swapgs_restore_regs_and_return_to_usermode", TEXT + 0x100, 'T' },
+        { "__irqentry_text_end", TEXT + 0x100, 'T' },
+        { "__x86_indirect_thunk_array", TEXT + 0x200, 'T' },
+        { "__x86_indirect_thunk_rax", TEXT + 0x200, 'T' },
+        { "__indirect_thunk_start", TEXT + 0x200, 'T' },
+        { "__static_call_text_end", TEXT + 0x200, 'T' },
+        { "_etext", TEXT + 0x300, 'T' },
+    };
+    char path[] = "/tmp/xu-kallsyms-XXXXXX";
+    struct xu_symtab *st = open_stripped(path, aliased, 9, MKKS_SEQS, 0x400);
+    const struct xu_symbol *sym;
+
+    (void)state;
+    sym = xu_symtab_lookup(st, TEXT + 0x123);
+    assert_non_null(sym);
+    assert_string_equal(sym->name, "common_interrupt_return");
+    assert_int_equal(sym->size, 0x100);
+    assert_string_equal(xu_symtab_lookup(st, TEXT + 0x200)->name, "__x86_indirect_thunk_array");
+    /* the other names still find their address */
+    sym = xu_symtab_find(st, "startup_64");
+    assert_non_null(sym);
+    assert_string_equal(xu_symtab_lookup(st, TEXT)->name, "startup_64");
+    xu_symtab_free(st);
+    unlink(path);
 }
 
 int main(void)
@@ -229,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_few_symbols),
         cmocka_unit_test(test_damaged),
         cmocka_unit_test(test_symtab_source),
+        cmocka_unit_test(test_symtab_source_aliases),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
