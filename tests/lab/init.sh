@@ -197,20 +197,37 @@ linux_ready() {
     fi
 }
 
-# linux_truth GUEST FILE: run()'s snapshot of the guest's own accounting (TRUTH_FN): ask
-# the guest on its console, tagged with FILE's name (ID.truth-before, ID.truth-after).
-# FILE records when and through which pty it was asked; the answer is in the console log.
-linux_truth() {
+# linux_ask GUEST LINE: write LINE on the guest's console (its tests/guests/linux/init
+# reads it); 0 once written, else 1 with why on stdout.
+linux_ask() {
     domid=$(xl domid "$1" 2>/dev/null)
     # an HVM guest's console is the device model's serial port (linux_hvm_console)
     tty=$(xenstore-read "/local/domain/$domid/serial/0/tty" 2>/dev/null ||
           xenstore-read "/local/domain/$domid/console/tty" 2>/dev/null)
-    tag=${2##*/}
-    if [ -n "$tty" ] && printf 'S %s\n' "$tag" > "$tty"; then
-        echo "asked $tag at $(uptime_s) through $tty" > "$2"
-    else
-        echo "could not ask the guest: no console pty ($tty) for domain $domid" > "$2"
+    if [ -n "$tty" ] && printf '%s\n' "$2" > "$tty"; then
+        echo "asked at $(uptime_s) through $tty"
+        return 0
     fi
+    echo "could not ask the guest: no console pty ($tty) for domain $domid"
+    return 1
+}
+
+# linux_truth GUEST FILE: run()'s snapshot of the guest's own accounting (TRUTH_FN): ask
+# the guest on its console, tagged with FILE's name (ID.truth-before, ID.truth-after).
+# FILE records when and through which pty it was asked; the answer is in the console log.
+linux_truth() {
+    tag=${2##*/}
+    linux_ask "$1" "S $tag" | sed "s/^asked/asked $tag/" > "$2"
+}
+
+# linux_perf_arm GUEST ID: run()'s preparation (TRUTH_ARM_FN): the guest starts perf with
+# its events off, so that perf's own start is over before the profiler's window opens;
+# waits (120 s at most) for the guest's answer, recorded in /out/ID.perf-armed.
+linux_perf_arm() {
+    linux_ask "$1" "P $2" > "/out/$2.perf-armed" &&
+        lx_wait_for "@@XU $2 perf-armed" "$1" 120
+    grep -aF "@@XU $2 perf-armed" "/var/log/xen/console/guest-$1.log" 2>/dev/null |
+        tail -n 1 >> "/out/$2.perf-armed"
 }
 
 # linux_answered NAME ID: wait (300 s at most) for the guest's last answer of ID's run, its
@@ -250,7 +267,9 @@ truth_snapshot() {
 # The guest is the command's second word (or $RUN_GUEST): its `xl list` line before and
 # after goes to ID.xllist-before and ID.xllist.  The guest's own measurement before and
 # after is taken by $TRUTH_FN GUEST FILE (default truth_snapshot; a guest that reports
-# its accounting itself, as the Linux guest does on its console, brings its own).
+# its accounting itself, as the Linux guest does on its console, brings its own).  With a
+# TRUTH_WINDOW, $TRUTH_ARM_FN GUEST ID (if set) prepares the guest before the command
+# starts.
 run() {
     id=$1; shift
     selected "$id" || return 0
@@ -259,6 +278,7 @@ run() {
     echo "@@LAB run $id: $*"
     xl list "$guest" > "/out/$id.xllist-before" 2>&1     # the guest's CPU time so far
     [ -n "$TRUTH_WINDOW" ] || ${TRUTH_FN:-truth_snapshot} "$guest" "/out/$id.truth-before"
+    [ -n "$TRUTH_WINDOW" ] && [ -n "$TRUTH_ARM_FN" ] && $TRUTH_ARM_FN "$guest" "$id"
     t0=$(uptime_s)
     # A hung run must not hang the lab: Ctrl-C (SIGINT) it well after its -T; xen-uniprof
     # then writes what it has and the guest must still be running.

@@ -21,8 +21,10 @@ What is judged is what xen-uniprof can do today:
     clocks charge them (charged_body: interrupt handling to what it interrupted, the
     irq-off way out to user mode to user mode), within USER_SHARE_TOLERANCE_PP of perf's
     inside the guest over the same window (TRUTH_WINDOW: the guest prints its accounting
-    and perf's report on its console when dom0 asks); the guest's own /proc/stat and its tasks'
-    utime / (utime + stime) are reported beside it (why not compared: check_user_share);
+    and perf's report on its console when dom0 asks; perf, started before the profile,
+    records only between those two moments, PERF_WINDOW); the guest's own /proc/stat and
+    its tasks' utime / (utime + stime) are reported beside it (why not compared:
+    check_user_share);
   * every sample names its task (the root frame "[task] comm/pid", "[idle]"), and each
     known task's share (TASKS, matched by pid) of the running samples of those tasks
     within TASK_SHARE_TOLERANCE_PP of its share of their CPU time by its own
@@ -126,6 +128,11 @@ PENDING_PERF = {"check": "top_kernel_self_shares",
                          "(Debian's linux-perf in its initramfs)"}
 TOP_PERF = 5
 PERF_TOLERANCE_PP = 2.0
+# How perf's recording inside the guest met the window (tests/guests/linux/init's
+# perf-window): its events turned on and off as the window opened and closed, perf itself
+# started before the profile, so that its start (seconds here, before it records) is in
+# neither.
+PERF_WINDOW = "enabled"
 PERF_LINE_RE = re.compile(r"([\d.]+)%\s+\[([k.])\]\s+(\S+)")
 # perf's samples by task and object (--sort pid,dso): "40.12%  100:sh  busybox"; every
 # object but the kernel's (the task's binary, its libraries, [vdso], [unknown]) is user
@@ -293,6 +300,9 @@ def guest_perf(d, sid, guest):
             continue
         if l.startswith("perf-weight ") or l.startswith("perf-w "):
             perf_weight(p, l)
+            continue
+        if l.startswith("perf-window "):
+            p["window"] = l[len("perf-window "):].strip()
             continue
         if not l.startswith("perf "):
             continue
@@ -665,6 +675,12 @@ def check_user_share(truth, perf, counts, r, reasons):
     u["perf_weighted_pct"] = w.get("user_pct")
     u["perf_periods"] = {k: w.get(k) for k in ("periods", "samples", "gaps")}
     u["perf_late"] = perf.get("late")
+    u["perf_window"] = perf.get("window")
+    if perf.get("window") != PERF_WINDOW:
+        reasons.append("perf's window inside the guest was not the profile's (perf-window "
+                       "%s, need %s: perf armed before the profile, its events turned on "
+                       "and off as the window opens and closes)"
+                       % (perf.get("window"), PERF_WINDOW))
     if u["perf_pct"] is None or u["charged_pct"] is None:
         reasons.append("no user-mode share to compare (xen-uniprof %s, perf %s)"
                        % (u["charged_pct"], u["perf_pct"]))

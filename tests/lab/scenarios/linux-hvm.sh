@@ -31,13 +31,13 @@ if selected $id || selected $g-stack || selected $g-stack-memory; then
     linux_hvm_console $g
     linux_ready $g "$LXH_READY_SECS"
 fi
-TRUTH_FN=linux_truth
-TRUTH_WINDOW="0.3 39.2"
+TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
+TRUTH_WINDOW="0 39.9"
 lxh_max=$LAB_MAX_SECONDS
 LAB_MAX_SECONDS=$LXH_LIMIT
 run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split --per-vcpu \
     -o /out/$id.folded --stats /out/$id.stats.json
-unset TRUTH_FN TRUTH_WINDOW
+unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
 selected $id && linux_answered $g $id
 # where every vCPU is now, its kernel named at the slide stack found and confirmed itself
 RUN_GUEST=$g

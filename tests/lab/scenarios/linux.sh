@@ -11,11 +11,13 @@
 #                        xen-uniprof must read the kernel's image from the guest's
 #                        memory), 40,000 samples (two vCPUs) at
 #                        $LAB_SHARE_FREQ split by vCPU and its state, --stats; the guest
-#                        runs its known work on its CPU 1; over the sampling (TRUTH_WINDOW, as in
-#                        the states set) the guest prints its /proc/stat cpu line and
-#                        each task's /proc/PID/stat to its console when asked, and
-#                        the self shares of perf record -e cpu-clock -a -g inside it over
-#                        that window (when its initramfs has perf)
+#                        runs its known work on its CPU 1; at the sampling's start and
+#                        end (TRUTH_WINDOW: as xen-uniprof says it starts, and 39.9 s
+#                        later) the guest prints its /proc/stat cpu line and each task's
+#                        /proc/PID/stat to its console when asked, and the self shares of
+#                        perf record -e cpu-clock -a -g inside it over that window (when
+#                        its initramfs has perf: started before the profile, its events
+#                        turned on and off at those two moments, linux_perf_arm)
 #   linux-TYPE-stack     then `xen-uniprof stack` of the running guest by name, as JSON:
 #                        every vCPU's frames named from the image, each kernel-mode walk
 #                        complete (judges/linux.py)
@@ -23,8 +25,9 @@
 #                        dd's tasks rows of their own, with about equal totals
 # The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
 # "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
-# lands in its console log (ID.console.txt by guest_down).  The helpers (lx_wait_for,
-# linux_ready, linux_truth, linux_answered) are init.sh's: the linux-hvm set uses them too.
+# lands in its console log (ID.console.txt by guest_down); "P TAG" arms its perf.  The
+# helpers (lx_wait_for, linux_ready, linux_ask, linux_truth, linux_perf_arm,
+# linux_answered) are init.sh's: the linux-hvm set uses them too.
 LX_FREQ=$LAB_SHARE_FREQ
 # two vCPUs (the work on one, tests/lab/build-initramfs): a stack per vCPU per tick
 LX_SAMPLES=40000
@@ -42,8 +45,8 @@ for type in pv pvh; do
     guest_up $g $id $g-stack $g-top
     rm -rf /var/run/xen/boot-copy/$g
     { selected $id || selected $g-stack || selected $g-top; } && linux_ready $g
-    TRUTH_FN=linux_truth
-    TRUTH_WINDOW="0.3 39.2"
+    TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
+    TRUTH_WINDOW="0 39.9"
     # run() interrupts a command 60 s after $LAB_MAX_SECONDS: reading the bzImage before
     # sampling took 15-37 s on a quiet host and 140 s at load 12, where a 40 s run was
     # interrupted after 30 s of sampling
@@ -51,7 +54,7 @@ for type in pv pvh; do
     LAB_MAX_SECONDS=$LX_LIMIT
     run $id xen-uniprof $g -F $LX_FREQ -T $LX_SECS --samples $LX_SAMPLES --state=split --per-vcpu \
         -o /out/$id.folded --stats /out/$id.stats.json
-    unset TRUTH_FN TRUTH_WINDOW
+    unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
     selected $id && linux_answered $g $id
     # the guest is not the commands' second word (run's default)
     RUN_GUEST=$g
