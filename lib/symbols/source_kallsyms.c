@@ -6,7 +6,9 @@
  * Only function symbols (t, T, w, W) are kept, each sized up to the next
  * symbol of any type at a higher address, as the kernel itself sizes them
  * (kallsyms_lookup_size_offset); symbols outside the file's executable
- * sections are dropped by the sink.
+ * sections are dropped by the sink.  They are added in the table's order,
+ * so that of several names at one address the first, the one the kernel's
+ * own lookups return, names it.
  */
 #include "config.h"
 
