@@ -245,7 +245,8 @@ static void test_symtab_source_aliases(void **state)
         { "_etext", TEXT + 0x300, 'T' },
     };
     char path[] = "/tmp/xu-kallsyms-XXXXXX";
-    struct xu_symtab *st = open_stripped(path, aliased, 9, MKKS_SEQS, 0x400);
+    struct xu_symtab *st = open_stripped(path, aliased, sizeof(aliased) / sizeof(aliased[0]),
+                                         MKKS_SEQS, 0x400);
     const struct xu_symbol *sym;
 
     (void)state;
