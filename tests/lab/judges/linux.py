@@ -301,6 +301,10 @@ def guest_perf(d, sid, guest):
         if l.startswith("perf-weight ") or l.startswith("perf-w "):
             perf_weight(p, l)
             continue
+        m = PERF_GRID_RE.match(l)
+        if m:
+            p["grid"] = {"spans": int(m.group(1)), "moved": int(m.group(2))}
+            continue
         if l.startswith("perf-window "):
             p["window"] = l[len("perf-window "):].strip()
             continue
@@ -344,6 +348,9 @@ PERF_W_RE = re.compile(r"perf-w (\d+) (\S+)")
 # How late perf's samples were taken after they fell due, by mode: "user=N/L1/L5/MEAN"
 # (samples, those over 100 us and over 500 us late, the mean in ns).
 PERF_LATE_RE = re.compile(r"(user|kernel)=(\d+)/(\d+)/(\d+)/(\d+)")
+# Whether perf's timer kept one phase over the window, which the lateness above assumes:
+# of the 5 s spans of each CPU, those whose own commonest phase moved.
+PERF_GRID_RE = re.compile(r"perf-grid spans=(\d+) moved=(\d+)")
 
 
 def perf_weight(p, line):
@@ -675,6 +682,7 @@ def check_user_share(truth, perf, counts, r, reasons):
     u["perf_weighted_pct"] = w.get("user_pct")
     u["perf_periods"] = {k: w.get(k) for k in ("periods", "samples", "gaps")}
     u["perf_late"] = perf.get("late")
+    u["perf_grid"] = perf.get("grid")
     u["perf_window"] = perf.get("window")
     if perf.get("window") != PERF_WINDOW:
         reasons.append("perf's window inside the guest was not the profile's (perf-window "
