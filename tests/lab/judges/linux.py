@@ -658,8 +658,9 @@ def check_user_share(truth, perf, counts, r, reasons):
 
     Reported beside perf's share: the same with each of perf's samples weighted by the
     periods it stands for, and how late perf's samples were taken after they fell due
-    (the guest's perf_weighted; tests/lab/README.md: about a millisecond on average in
-    this lab, which is why perf's share moves from boot to boot on PVH and HVM)."""
+    (the guest's perf_weighted; tests/lab/README.md: 645 us on average on PVH in this lab,
+    which is why perf's share moves from boot to boot on PVH and HVM), and whether perf's
+    timer kept its phase over the window, which that lateness assumes (perf-grid)."""
     user, kernel, c_user, c_kernel = counts
     u = {"running_samples": user + kernel,
          "as_sampled_pct": round(pct(user, user + kernel), 2) if user + kernel else None,
