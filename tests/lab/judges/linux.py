@@ -381,8 +381,10 @@ def perf_user_pct(p):
 
 def perf_reference(p, r, reasons):
     """Whether perf's report p (guest_perf) is a reference: pending when the guest had no
-    perf, a failure when it said nothing about the window or took too few samples.  Asked
-    once, for both checks that use it (check_user_share, check_perf)."""
+    perf, a failure when it said nothing about the window or took too few samples; a
+    failure too, its figures still compared, when it recorded over another window than the
+    profile's (PERF_WINDOW).  Asked once, for both checks that use it (check_user_share,
+    check_perf)."""
     ok = False
     if p == "none":
         r["pending"].append(PENDING_PERF)
@@ -395,6 +397,11 @@ def perf_reference(p, r, reasons):
     else:
         r["perf"] = p
         ok = True
+        if p.get("window") != PERF_WINDOW:
+            reasons.append("perf's window inside the guest was not the profile's "
+                           "(perf-window %s, need %s: perf armed before the profile, its "
+                           "events turned on and off as the window opens and closes)"
+                           % (p.get("window"), PERF_WINDOW))
     return ok
 
 
@@ -685,11 +692,6 @@ def check_user_share(truth, perf, counts, r, reasons):
     u["perf_late"] = perf.get("late")
     u["perf_grid"] = perf.get("grid")
     u["perf_window"] = perf.get("window")
-    if perf.get("window") != PERF_WINDOW:
-        reasons.append("perf's window inside the guest was not the profile's (perf-window "
-                       "%s, need %s: perf armed before the profile, its events turned on "
-                       "and off as the window opens and closes)"
-                       % (perf.get("window"), PERF_WINDOW))
     if u["perf_pct"] is None or u["charged_pct"] is None:
         reasons.append("no user-mode share to compare (xen-uniprof %s, perf %s)"
                        % (u["charged_pct"], u["perf_pct"]))
