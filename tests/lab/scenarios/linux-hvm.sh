@@ -7,19 +7,17 @@
 # and confirmed the slide before naming anything.  Not in the default sets:
 # tests/lab/run --add-scenarios linux-hvm (scripts/test's hvm part adds it under
 # XU_TEST_ALL=1); an HVM set, so the device model is in dom0.
-#   linux-hvm-profile   the guest by name with no --elf, 20,000 samples at
-#                       $LAB_SHARE_FREQ split by vCPU state, --stats (its "KASLR:" line
-#                       says the slide); the guest's own accounting over the window as in
-#                       scenarios/linux.sh
+#   linux-hvm-profile   the guest by name with no --elf, at the default rate for 120 s
+#                       (scenarios/linux.sh says why), split by vCPU state, --stats
+#                       (its "KASLR:" line says the slide); the guest's own accounting
+#                       over the window as in scenarios/linux.sh
 #   linux-hvm-stack     then `xen-uniprof stack` of it, as in scenarios/linux.sh: its
 #                       "KASLR:" line too
 #   linux-hvm-stack-memory  the same with the kernel file moved away: named from the
 #                       kernel in the guest's memory
 # The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
-LXH_FREQ=$LAB_SHARE_FREQ
-LXH_SAMPLES=40000
-LXH_SECS=40
-LXH_LIMIT=300
+LXH_SECS=120
+LXH_LIMIT=360
 # firmware, the option ROM's port-I/O load of the kernel and its 35 MB initramfs, and the
 # kernel's own decompression, all under nested emulation
 LXH_READY_SECS=${LAB_LINUX_HVM_READY_SECS:-480}
@@ -32,10 +30,10 @@ if selected $id || selected $g-stack || selected $g-stack-memory; then
     linux_ready $g "$LXH_READY_SECS"
 fi
 TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
-TRUTH_WINDOW="0 39.9"
+TRUTH_WINDOW="0 119.9"
 lxh_max=$LAB_MAX_SECONDS
 LAB_MAX_SECONDS=$LXH_LIMIT
-run $id xen-uniprof $g -F $LXH_FREQ -T $LXH_SECS --samples $LXH_SAMPLES --state=split --per-vcpu \
+run $id xen-uniprof $g -T $LXH_SECS --state=split --per-vcpu \
     -o /out/$id.folded --stats /out/$id.stats.json
 unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
 selected $id && linux_answered $g $id
