@@ -10,12 +10,12 @@
 #                        domain, from a copy of the bzImage deleted once it was built, so
 #                        xen-uniprof must read the kernel's image from the guest's
 #                        memory), at the default rate for 120 s, split by vCPU and its
-#                        state, --stats; the guest
-#                        runs its known work on its CPU 1; at the sampling's start and
-#                        end (TRUTH_WINDOW: as xen-uniprof says it starts, and 119.9 s
-#                        later) the guest prints its /proc/stat cpu line and each task's
-#                        /proc/PID/stat to its console when asked, and the self shares of
-#                        perf record -e cpu-clock -a -g inside it over that window (when
+#                        state, --stats; the guest runs its known work on its CPU 1;
+#                        at the sampling's start and end (TRUTH_WINDOW: as xen-uniprof
+#                        says it starts, and 119.9 s later) the guest prints its
+#                        /proc/stat cpu line and each task's /proc/PID/stat to its
+#                        console when asked, and the self shares of perf record -e
+#                        cpu-clock -a -g inside it over that window (when
 #                        its initramfs has perf: started before the profile, its events
 #                        turned on and off at those two moments, linux_perf_arm)
 #   linux-TYPE-stack     then `xen-uniprof stack` of the running guest by name, as JSON:
@@ -31,10 +31,11 @@
 # The default rate (99 Hz), as an admin would run it, not the lab's $LAB_SHARE_FREQ: each
 # pause takes 400-830 us under this emulation, and at 499 Hz the pauses and the guest's
 # catching up on its timers after each tripled the busy loop's kernel time and took the
-# work's CPU's user share, by perf's own count, from 55.1 % to 50.5 %; xen-uniprof's and perf's views
-# of so disturbed a guest differed by 0.3-4.9 points.  At 99 Hz both were within 0.6 of
-# perf's with no profiler at all (tests/lab/README.md, "The profiler's own weight").  120 s
-# for about 10,000 samples of the work's vCPU running (a standard error of half a point).
+# work's CPU's user share, by perf's own count, from 55.1 % to 50.5 %; xen-uniprof's and
+# perf's views of so disturbed a guest differed by 0.3-4.9 points.  At 99 Hz both were
+# within 0.6 of perf's with no profiler at all (tests/lab/README.md, "The profiler's own
+# weight").  120 s for about 10,000 samples of the work's vCPU running (a standard error
+# of half a point).
 LX_SECS=120
 LX_LIMIT=360
 
