@@ -170,6 +170,34 @@ guest_down() {
 
 # ---- Linux guests (scenarios/linux.sh, linux-hvm.sh): asked on their console
 
+# Their profile, one policy for both sets: the default rate (99 Hz), as an admin would run
+# it, not the lab's $LAB_SHARE_FREQ: each pause takes 400-830 us under this emulation, and
+# at 499 Hz the pauses and the guest's catching up on its timers after each tripled the
+# busy loop's kernel time and took the work's CPU's user share, by perf's own count, from
+# 55.1 % to 50.5 %; xen-uniprof's and perf's views of so disturbed a guest differed by
+# 0.3-4.9 points.  At 99 Hz both were within 0.6 of perf's with no profiler at all
+# (tests/lab/README.md, "The profiler's own weight").  LINUX_PROFILE_SECS for about 10,000
+# samples of the work's vCPU running (a standard error of half a point); the guest's own
+# accounting and perf over the same window (linux_window).  LINUX_MAX_SECONDS for the
+# sets' runs: run() interrupts a command 60 s after it, and reading the bzImage before
+# sampling took 15-37 s on a quiet host and 140 s at load 12.
+LINUX_PROFILE_SECS=120
+LINUX_MAX_SECONDS=360
+
+# linux_window: the next run's TRUTH_WINDOW, from xen-uniprof's start to just before its
+# end, with the guest's accounting and perf's report (linux_truth, linux_perf_arm); the
+# run after it must end with linux_window_end GUEST ID.
+linux_window() {
+    TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
+    TRUTH_WINDOW="0 $(awk -v s="$LINUX_PROFILE_SECS" 'BEGIN { print s - 0.1 }')"
+}
+
+# linux_window_end GUEST ID: back to run()'s defaults, and wait for the guest's answers.
+linux_window_end() {
+    unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
+    selected "$2" && linux_answered "$1" "$2"
+}
+
 # lx_wait_for TEXT NAME SECONDS: wait until guest NAME's console log holds TEXT, at most
 # SECONDS of dom0's clock (a count of polls would stretch on a loaded host, where each
 # takes longer); 0 if it came.
@@ -197,6 +225,11 @@ linux_ready() {
     fi
 }
 
+# linux_said_ready NAME: has the guest said "@@XU READY" on its console?
+linux_said_ready() {
+    grep -qF '@@XU READY' "/var/log/xen/console/guest-$1.log" 2>/dev/null
+}
+
 # linux_ask GUEST LINE: write LINE on the guest's console (its tests/guests/linux/init
 # reads it); 0 once written, else 1 with why on stdout.
 linux_ask() {
@@ -222,8 +255,11 @@ linux_truth() {
 
 # linux_perf_arm GUEST ID: run()'s preparation (TRUTH_ARM_FN): the guest starts perf with
 # its events off, so that perf's own start is over before the profiler's window opens;
-# waits (120 s at most) for the guest's answer, recorded in /out/ID.perf-armed.
+# waits (120 s at most) for the guest's answer, recorded in /out/ID.perf-armed; a guest
+# that never said it was ready is not asked.
 linux_perf_arm() {
+    linux_said_ready "$1" || { echo "not asked: the guest never said it was ready" \
+                                    > "/out/$2.perf-armed"; return 0; }
     linux_ask "$1" "P $2" > "/out/$2.perf-armed" &&
         lx_wait_for "@@XU $2 perf-armed" "$1" 120
     grep -aF "@@XU $2 perf-armed" "/var/log/xen/console/guest-$1.log" 2>/dev/null |
@@ -232,8 +268,13 @@ linux_perf_arm() {
 
 # linux_answered NAME ID: wait (600 s at most) for the guest's last answer of ID's run, its
 # perf report included (perf report inside the guest takes a while under emulation: 59 s
-# (PV) and 178 s (PVH) for 24,000 samples on a quiet host).
+# (PV) and 178 s (PVH) for 24,000 samples on a quiet host).  A guest that never said it
+# was ready will not answer: no wait.
 linux_answered() {
+    if ! linux_said_ready "$1"; then
+        echo "@@LAB $1 never ready: no answer awaited"
+        return 0
+    fi
     t0=$(uptime_s)
     lx_wait_for "@@XU $2.truth-after perf-end" "$1" 600
     ok=$?

@@ -9,8 +9,9 @@ The guest runs its known work on its CPU 1 (nohz_full) and the profile is writte
 --per-vcpu: the user share, the tasks' shares and perf's (-C 1) are compared on vCPU 1's
 samples (WORK_VCPU), the rest on all of them.
 What is judged is what xen-uniprof can do today:
-  * the run: exit 0, at least MIN_SAMPLES samples, the guest running afterwards and its
-    console free of a kernel crash (a "shut down" that was a crash must not pass);
+  * the run: exit 0, at least MIN_SAMPLES_SHARE of the samples due (samples_due), the
+    guest running afterwards and its console free of a kernel crash (a "shut down" that
+    was a crash must not pass);
   * the symbols came from the image: xen-uniprof said it named the frames from the
     kernel's own kallsyms tables in the bzImage the config names (PVH: in the guest's
     memory, its config's kernel being a copy deleted once it was built), and every sample taken
@@ -19,12 +20,12 @@ What is judged is what xen-uniprof can do today:
     the kernel chains must end at a kernel entry (ENTRY_RE);
   * the user-mode share (check_user_share) of the running samples, charged as the guest's
     clocks charge them (charged_body: interrupt handling to what it interrupted, the
-    irq-off way out to user mode to user mode), within USER_SHARE_TOLERANCE_PP of perf's
-    inside the guest over the same window (TRUTH_WINDOW: the guest prints its accounting
-    and perf's report on its console when dom0 asks; perf, started before the profile,
-    records only between those two moments, PERF_WINDOW); the guest's own /proc/stat and
-    its tasks' utime / (utime + stime) are reported beside it (why not compared:
-    check_user_share);
+    irq-off way out to user mode to user mode but on PV, PV_WAY_OUT), within
+    USER_SHARE_TOLERANCE_PP of perf's inside the guest over the same window
+    (TRUTH_WINDOW: the guest prints its accounting and perf's report on its console when
+    dom0 asks; perf, started before the profile, records only between those two moments,
+    PERF_WINDOW); the guest's own /proc/stat and its tasks' utime / (utime + stime) are
+    reported beside it (why not compared: check_user_share);
   * every sample names its task (the root frame "[task] comm/pid", "[idle]"), and each
     known task's share (TASKS, matched by pid) of the running samples of those tasks
     within TASK_SHARE_TOLERANCE_PP of its share of their CPU time by its own
@@ -58,9 +59,10 @@ from .common import (begin, check_guest_after, expect_rc, finish, parse_folded, 
                      read_id, tool_stats, STATE_ROOTS, INCOMPLETE_ROOT)
 from .top import parse_snapshots
 
-# Of the 23,760 the scenarios ask (two vCPUs, 99 Hz, 120 s): a run that fell this far
-# behind its deadlines disturbed the guest more than the judged one (scenarios/linux.sh).
-MIN_SAMPLES = 20000
+# Of the samples due (the run's rate and vCPUs, by its --stats, over its -T: 23,760 at
+# 99 Hz for 120 s on two vCPUs), at least this share: a run that fell further behind its
+# deadlines disturbed the guest more than the judged one (init.sh's LINUX_PROFILE_SECS).
+MIN_SAMPLES_SHARE = 0.84
 USER_SHARE_TOLERANCE_PP = 2.0
 TOP_KERNEL = 10
 # x86-64: user space is the lower canonical half, the kernel the upper one.
@@ -484,7 +486,21 @@ def on_way_out_irqs_off(body):
     return False
 
 
-def charged_body(frames):
+# PV_WAY_OUT: a PV kernel returns to user mode through Xen's iret hypercall, which turns
+# events back on as it returns, so a clock event due on the way out should be taken at
+# the first user-mode instruction, as on PVH and HVM.  perf inside a PV guest does not
+# take it there.  Its samples of dd's user mode were as many as xen-uniprof's samples
+# taken in user mode, without the way out: 22.09 % of dd against 22.54 % (20.89 against
+# 20.96 in another boot), where with the way out charged to user mode xen-uniprof had
+# 28.23 % (26.78).  Of perf's 11,504 samples of dd, 2,131 were in xen_hypercall_pv under
+# syscall_enter_from_user_mode's event unmask, 18.5 % of dd, against xen-uniprof's 12.8 %
+# of dd in the masked syscall entry, about the way out's share more (perf script inside
+# the guest; tests/lab/README.md, "The way out to user mode on PV").  Why the event waits
+# for the next system call is not known.  On PVH, where it is taken at the return, dd's
+# user share was 20.26 % charged and 19.67 % by perf, 4.62 % without the way out.
+
+
+def charged_body(frames, pv=False):
     """A sample's frames as the guest's own clocks charge them.  Debian's kernel has no
     IRQ_TIME_ACCOUNTING: its tick is an interrupt, so time spent handling interrupts is
     never seen by a tick; each tick's period is charged to what the tick interrupted.
@@ -495,13 +511,14 @@ def charged_body(frames):
     [user] when the handler's chain starts at its entry from user mode.  Likewise a clock
     interrupt due on the way out to user mode, after the last local_irq_disable(), is taken
     at the first user-mode instruction (the return turns interrupts on): such a sample
-    (on_way_out_irqs_off) is charged to [user].  Chains the walk left incomplete, and
-    samples past the handler proper (IRQ_ON_RE) but not on that irq-off way out, are kept
-    as they are."""
+    (on_way_out_irqs_off) is charged to [user], but on PV (pv), where perf took such
+    samples in the kernel, at the next system call's unmasking of events (PV_WAY_OUT).
+    Chains the walk left incomplete, and samples past the handler proper (IRQ_ON_RE) but
+    not on that irq-off way out, are kept as they are."""
     body = body_of(frames)
     if INCOMPLETE_ROOT in frames:
         return body
-    if on_way_out_irqs_off(body):
+    if not pv and on_way_out_irqs_off(body):
         return [USER_FRAME]
     for i in range(len(body) - 1, -1, -1):
         if not IRQ_ENTRY_RE.match(body[i]):
@@ -550,15 +567,16 @@ def classify(stacks):
     return by, names, unnamed
 
 
-def charged_shares(stacks):
-    """The running samples as the guest's clocks charge them (charged_body): how many are
-    charged to user mode, how many to the kernel, and the kernel functions' counts."""
+def charged_shares(stacks, pv=False):
+    """The running samples as the guest's clocks charge them (charged_body; pv: a PV
+    guest's): how many are charged to user mode, how many to the kernel, and the kernel
+    functions' counts."""
     user = kernel = 0
     names = {}
     for frames, n in stacks:
         if not frames or frames[0] != "[running]":
             continue
-        body = charged_body(frames)
+        body = charged_body(frames, pv)
         if not body:
             continue
         leaf = body[-1]
@@ -649,9 +667,10 @@ def by_vcpu(stacks):
 def check_user_share(truth, perf, counts, r, reasons):
     """The user-mode share of the running samples (of the work's vCPU where the guest
     pinned its work), charged as the guest's clocks charge them (charged_body: interrupt
-    handling to what it interrupted, the irq-off way out to user mode to user mode),
-    against perf's inside the guest over the same window: the share of its cpu-clock
-    samples (on the work's CPU, -C 1) taken in user mode, within USER_SHARE_TOLERANCE_PP.
+    handling to what it interrupted, the irq-off way out to user mode to user mode but on
+    PV), against perf's inside the guest over the same window: the share of its
+    cpu-clock samples (on the work's CPU, -C 1) taken in user mode, within
+    USER_SHARE_TOLERANCE_PP.
 
     The guest's own accounting is reported beside it, not compared: neither of the
     kernel's ways of splitting time into user and system holds up while a sampler pauses
@@ -705,17 +724,18 @@ def check_user_share(truth, perf, counts, r, reasons):
     u["deviation_pp"] = round(u["charged_pct"] - u["perf_pct"], 2)
     if abs(u["deviation_pp"]) > USER_SHARE_TOLERANCE_PP:
         reasons.append("user-mode share %.2f%% of the running samples (interrupt handling "
-                       "charged to what it interrupted, the irq-off way out to user mode to "
-                       "user mode), perf inside the guest %.2f%% (need "
-                       "within %.0f points)" % (u["charged_pct"], u["perf_pct"],
-                                                USER_SHARE_TOLERANCE_PP))
+                       "charged to what it interrupted, the irq-off way out to user mode "
+                       "as perf charges it: charged_body), perf inside the guest %.2f%% "
+                       "(need within %.0f points)" % (u["charged_pct"], u["perf_pct"],
+                                                      USER_SHARE_TOLERANCE_PP))
 
 
-def check_tasks(stacks, truth, perf, r, reasons):
+def check_tasks(stacks, truth, perf, r, reasons, pv=False):
     """Every sample names its task; each known task's share of the running samples of the
     known tasks against its share of their CPU time (guest_truth); reported: the tasks'
-    [user] shares, as taken and charged as perf charges them (charged_body), against
-    perf's (by pid) and their utime / (utime + stime), the top task frames."""
+    [user] shares, as taken and charged as perf charges them (charged_body; pv: a PV
+    guest's), against perf's (by pid) and their utime / (utime + stime), the top task
+    frames."""
     running = {}
     user = {}
     charged = {}
@@ -733,7 +753,7 @@ def check_tasks(stacks, truth, perf, r, reasons):
         body = body_of(frames)
         if body and body[-1] == USER_FRAME:
             user[task] = user.get(task, 0) + n
-        body = charged_body(frames)
+        body = charged_body(frames, pv)
         if body and body[-1] == USER_FRAME:
             charged[task] = charged.get(task, 0) + n
         elif body:
@@ -870,6 +890,17 @@ def check_isolation(ready, r, reasons):
                        "(pti_active=%s)" % (m.group(1) if m else "not said"))
 
 
+def samples_due(d, sid, command):
+    """The samples a run was due: its rate and vCPUs (its --stats) over its -T; None when
+    one of them is missing."""
+    m = re.search(r"(?:^|\s)-T\s*(\d+(?:\.\d+)?)(?:\s|$)", command)
+    try:
+        j = json.loads(read_id(d, sid, ".stats.json", "") or "{}")
+        return round(float(j["frequency_hz"]) * float(m.group(1)) * int(j["vcpus"]))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def judge_profile(d, sid, m):
     guest = "linux-" + m.group(1)
     r, reasons, rc = begin(d, sid, guest=guest, guest_type=m.group(1), tool="xen-uniprof")
@@ -889,8 +920,13 @@ def judge_profile(d, sid, m):
     r["compared_samples"] = "vCPU %d's" % WORK_VCPU if work is not stacks else "all vCPUs'"
     total = sum(n for _, n in stacks)
     r["samples"] = total
-    if total < MIN_SAMPLES:
-        reasons.append("%d samples (need %d)" % (total, MIN_SAMPLES))
+    due = samples_due(d, sid, r["command"])
+    r["samples_due"] = due
+    if due is None:
+        reasons.append("no samples due known (the run's --stats rate and vCPUs, its -T)")
+    elif total < MIN_SAMPLES_SHARE * due:
+        reasons.append("%d samples of %d due (need %.0f %%)"
+                       % (total, due, 100 * MIN_SAMPLES_SHARE))
     by, _, unnamed = classify(stacks)
     r["leaves_by_state"] = by
     r["caller_frames"] = caller_frames(stacks)
@@ -909,7 +945,8 @@ def judge_profile(d, sid, m):
     user = run.get("user", 0)
     if not kernel and not user:
         reasons.append("no sample found the vCPU running")
-    c_user, c_kernel, c_names = charged_shares(work)
+    pv = m.group(1) == "pv"
+    c_user, c_kernel, c_names = charged_shares(work, pv)
     truth = guest_truth(d, sid, guest, r, reasons)
     r["pending"] = list(PENDING)
     perf_report = guest_perf(d, sid, guest)
@@ -928,7 +965,7 @@ def judge_profile(d, sid, m):
                        "others end at %s)" % (chains["whole_pct"], MIN_WHOLE_KERNEL_PCT,
                                              ", ".join("%s x%d" % kv for kv in
                                                        list(chains["other_roots"].items())[:4])))
-    check_tasks(work, truth, perf_report, r, reasons)
+    check_tasks(work, truth, perf_report, r, reasons, pv)
     if work is not stacks:
         unnamed_tasks = sum(n for f, n in stacks if task_of(f) is None)
         if unnamed_tasks:

@@ -8,7 +8,7 @@
 # tests/lab/run --add-scenarios linux-hvm (scripts/test's hvm part adds it under
 # XU_TEST_ALL=1); an HVM set, so the device model is in dom0.
 #   linux-hvm-profile   the guest by name with no --elf, at the default rate for 120 s
-#                       (scenarios/linux.sh says why), split by vCPU state, --stats
+#                       (init.sh says why), split by vCPU state, --stats
 #                       (its "KASLR:" line says the slide); the guest's own accounting
 #                       over the window as in scenarios/linux.sh
 #   linux-hvm-stack     then `xen-uniprof stack` of it, as in scenarios/linux.sh: its
@@ -16,8 +16,6 @@
 #   linux-hvm-stack-memory  the same with the kernel file moved away: named from the
 #                       kernel in the guest's memory
 # The helpers are init.sh's; the guest's console is QEMU's serial pty (linux_hvm_console).
-LXH_SECS=120
-LXH_LIMIT=360
 # firmware, the option ROM's port-I/O load of the kernel and its 35 MB initramfs, and the
 # kernel's own decompression, all under nested emulation
 LXH_READY_SECS=${LAB_LINUX_HVM_READY_SECS:-480}
@@ -29,14 +27,12 @@ if selected $id || selected $g-stack || selected $g-stack-memory; then
     linux_hvm_console $g
     linux_ready $g "$LXH_READY_SECS"
 fi
-TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
-TRUTH_WINDOW="0 119.9"
 lxh_max=$LAB_MAX_SECONDS
-LAB_MAX_SECONDS=$LXH_LIMIT
-run $id xen-uniprof $g -T $LXH_SECS --state=split --per-vcpu \
+LAB_MAX_SECONDS=$LINUX_MAX_SECONDS
+linux_window
+run $id xen-uniprof $g -T $LINUX_PROFILE_SECS --state=split --per-vcpu \
     -o /out/$id.folded --stats /out/$id.stats.json
-unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
-selected $id && linux_answered $g $id
+linux_window_end $g $id
 # where every vCPU is now, its kernel named at the slide stack found and confirmed itself
 RUN_GUEST=$g
 run $g-stack xen-uniprof stack $g --format json

@@ -9,15 +9,16 @@
 #                        symbols in the image by itself; PVH: built, as pygrub builds a
 #                        domain, from a copy of the bzImage deleted once it was built, so
 #                        xen-uniprof must read the kernel's image from the guest's
-#                        memory), at the default rate for 120 s, split by vCPU and its
-#                        state, --stats; the guest runs its known work on its CPU 1;
-#                        at the sampling's start and end (TRUTH_WINDOW: as xen-uniprof
-#                        says it starts, and 119.9 s later) the guest prints its
-#                        /proc/stat cpu line and each task's /proc/PID/stat to its
-#                        console when asked, and the self shares of perf record -e
-#                        cpu-clock -a -g inside it over that window (when
-#                        its initramfs has perf: started before the profile, its events
-#                        turned on and off at those two moments, linux_perf_arm)
+#                        memory), at the default rate for 120 s (init.sh says why),
+#                        split by vCPU and its state, --stats; the guest runs its known
+#                        work on its CPU 1; at the sampling's start and end
+#                        (linux_window: as xen-uniprof says it starts, and 119.9 s
+#                        later) the guest prints its /proc/stat cpu line and each
+#                        task's /proc/PID/stat to its console when asked, and the self
+#                        shares of perf record -e cpu-clock -a -g inside it over that
+#                        window (when its initramfs has perf: started before the
+#                        profile, its events turned on and off at those two moments,
+#                        linux_perf_arm)
 #   linux-TYPE-stack     then `xen-uniprof stack` of the running guest by name, as JSON:
 #                        every vCPU's frames named from the image, each kernel-mode walk
 #                        complete (judges/linux.py)
@@ -26,19 +27,8 @@
 # The guest's console is asked through its pty in dom0 (xenstore's console/tty): a line
 # "S TAG" makes the guest print its accounting tagged TAG (tests/guests/linux/init), which
 # lands in its console log (ID.console.txt by guest_down); "P TAG" arms its perf.  The
-# helpers (lx_wait_for, linux_ready, linux_ask, linux_truth, linux_perf_arm,
-# linux_answered) are init.sh's: the linux-hvm set uses them too.
-# The default rate (99 Hz), as an admin would run it, not the lab's $LAB_SHARE_FREQ: each
-# pause takes 400-830 us under this emulation, and at 499 Hz the pauses and the guest's
-# catching up on its timers after each tripled the busy loop's kernel time and took the
-# work's CPU's user share, by perf's own count, from 55.1 % to 50.5 %; xen-uniprof's and
-# perf's views of so disturbed a guest differed by 0.3-4.9 points.  At 99 Hz both were
-# within 0.6 of perf's with no profiler at all (tests/lab/README.md, "The profiler's own
-# weight").  120 s for about 10,000 samples of the work's vCPU running (a standard error
-# of half a point).
-LX_SECS=120
-LX_LIMIT=360
-
+# helpers (linux_ready, linux_window, linux_window_end and those they call) are init.sh's:
+# the linux-hvm set uses them too.
 for type in pv pvh; do
     g=linux-$type
     id=$g-profile
@@ -50,17 +40,13 @@ for type in pv pvh; do
     guest_up $g $id $g-stack $g-top
     rm -rf /var/run/xen/boot-copy/$g
     { selected $id || selected $g-stack || selected $g-top; } && linux_ready $g
-    TRUTH_FN=linux_truth TRUTH_ARM_FN=linux_perf_arm
-    TRUTH_WINDOW="0 119.9"
-    # run() interrupts a command 60 s after $LAB_MAX_SECONDS: reading the bzImage before
-    # sampling took 15-37 s on a quiet host and 140 s at load 12, where a 40 s run was
-    # interrupted after 30 s of sampling
+    # at the Linux sets' rate and window, with their limit (init.sh's LINUX_PROFILE_SECS)
     lx_max=$LAB_MAX_SECONDS
-    LAB_MAX_SECONDS=$LX_LIMIT
-    run $id xen-uniprof $g -T $LX_SECS --state=split --per-vcpu \
+    LAB_MAX_SECONDS=$LINUX_MAX_SECONDS
+    linux_window
+    run $id xen-uniprof $g -T $LINUX_PROFILE_SECS --state=split --per-vcpu \
         -o /out/$id.folded --stats /out/$id.stats.json
-    unset TRUTH_FN TRUTH_ARM_FN TRUTH_WINDOW
-    selected $id && linux_answered $g $id
+    linux_window_end $g $id
     # the guest is not the commands' second word (run's default)
     RUN_GUEST=$g
     run $g-stack xen-uniprof stack $g --format json
