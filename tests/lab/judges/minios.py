@@ -61,7 +61,7 @@ BUSY_SHARES = [("busy_function_1", 10.0), ("busy_function_2", 30.0),
                ("busy_function_3", 60.0)]
 BUSY_THREAD = "busy_thread"
 SHARE_TOLERANCE_PP = 3.0
-# Of all samples: a floor only (scenarios/minios.sh asks for 24,000; on a host that other
+# Of all samples: a floor only (scenarios/minios.sh asks for 32,000; on a host that other
 # QEMUs load, the rate can fall to ~200/s and a run end at its -T first).
 MIN_BUSY_SAMPLES = 12000
 # Of the busy thread's working samples, for the shares.  The lab's samples scatter more
