@@ -493,7 +493,7 @@ def on_way_out_irqs_off(body):
 # taken in user mode, without the way out: 22.09 % of dd against 22.54 % (20.89 against
 # 20.96 in another boot), where with the way out charged to user mode xen-uniprof had
 # 28.23 % (26.78).  Of perf's 11,504 samples of dd, 2,131 were in xen_hypercall_pv under
-# syscall_enter_from_user_mode's event unmask, 18.5 % of dd, against xen-uniprof's 12.8 %
+# syscall_enter_from_user_mode's event unmask, 18.5 % of dd, against xen-uniprof's 12.9 %
 # of dd in the masked syscall entry, about the way out's share more (perf script inside
 # the guest; tests/lab/README.md, "The way out to user mode on PV").  Why the event waits
 # for the next system call is not known.  On PVH, where it is taken at the return, dd's
