@@ -272,6 +272,8 @@ def tool_stats(d, sid):
                              if j.get("duration_s") else None)
             st["missed_deadlines"] = j.get("missed_deadlines")
             st["ticks"] = j.get("ticks")
+            st["frequency_hz"] = j.get("frequency_hz")
+            st["vcpus"] = j.get("vcpus")
             st["paused_by_other_ticks"] = j.get("paused_by_other_ticks")
             p = j.get("paused_ns", {})
             st["paused_us"] = {k: round(p[k] / 1000.0, 1) for k in ("median", "p99", "max", "mean")

@@ -890,15 +890,13 @@ def check_isolation(ready, r, reasons):
                        "(pti_active=%s)" % (m.group(1) if m else "not said"))
 
 
-def samples_due(d, sid, command):
-    """The samples a run was due: its rate and vCPUs (its --stats) over its -T; None when
-    one of them is missing."""
+def samples_due(st, command):
+    """The samples a run was due: its rate and vCPUs (its --stats, as tool_stats read them)
+    over its -T; None when one of them is missing."""
     m = re.search(r"(?:^|\s)-T\s*(\d+(?:\.\d+)?)(?:\s|$)", command)
-    try:
-        j = json.loads(read_id(d, sid, ".stats.json", "") or "{}")
-        return round(float(j["frequency_hz"]) * float(m.group(1)) * int(j["vcpus"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    if not m or not st.get("frequency_hz") or not st.get("vcpus"):
         return None
+    return round(float(st["frequency_hz"]) * float(m.group(1)) * int(st["vcpus"]))
 
 
 def judge_profile(d, sid, m):
@@ -920,7 +918,7 @@ def judge_profile(d, sid, m):
     r["compared_samples"] = "vCPU %d's" % WORK_VCPU if work is not stacks else "all vCPUs'"
     total = sum(n for _, n in stacks)
     r["samples"] = total
-    due = samples_due(d, sid, r["command"])
+    due = samples_due(st, r["command"])
     r["samples_due"] = due
     if due is None:
         reasons.append("no samples due known (the run's --stats rate and vCPUs, its -T)")
